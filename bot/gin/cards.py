@@ -1,0 +1,115 @@
+"""Cards: the 52 card values, their canonical text form and the one card parser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.gin.errors import CardError
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("♠", "♥", "♦", "♣")
+SUIT_LETTERS = ("S", "H", "D", "C")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+_RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"t": 9}
+# ♤♡♢♧ and the emoji-presentation variants people paste from phones.
+_SUIT_ALIASES = {
+    **{s: i for i, s in enumerate(SUITS)},
+    **{s.lower(): i for i, s in enumerate(SUIT_LETTERS)},
+    "♤": 0,
+    "♡": 1,
+    "♢": 2,
+    "♧": 3,
+}
+
+
+class Card(int):
+    """One card, as the int ``suit * 13 + rank`` (rank 0 is the ace).
+
+    Subclassing int keeps cards cheap to hash, compare and pack into bit masks, while ``str``
+    gives the canonical form (``10♥``, ``K♠``) everywhere a card is shown.
+    """
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        """0 for an ace up to 12 for a king."""
+        return int(self) % 13
+
+    @property
+    def suit(self) -> int:
+        """Index into SUITS: 0 ♠, 1 ♥, 2 ♦, 3 ♣."""
+        return int(self) // 13
+
+    @property
+    def value(self) -> int:
+        """Deadwood value: ace 1, two to ten face value, J Q K 10."""
+        return min(self.rank + 1, 10)
+
+    def __str__(self) -> str:
+        return RANKS[self.rank] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+"""Every card once, in a fixed order (♠ A-K, ♥ A-K, ♦ A-K, ♣ A-K)."""
+
+
+def card_value(card: int) -> int:
+    """Deadwood value of a card given as its int."""
+    return min(card % 13 + 1, 10)
+
+
+def parse_card(text: str | int) -> Card:
+    """Read a card typed by a person: rank then suit, any case (``10♥``, ``Th``, ``qs``, ``A♠``).
+
+    Raises CardError with a reason a player can read when the text is not a card.
+    """
+    if isinstance(text, Card):
+        return text
+    if isinstance(text, int):
+        if 0 <= text < 52:
+            return DECK[text]
+        raise CardError(f"There is no card number {text}.")
+    cleaned = "".join(text.split()).replace("\ufe0f", "")
+    if len(cleaned) < 2:
+        raise CardError(_card_help(text))
+    rank_text, suit_text = cleaned[:-1].lower(), cleaned[-1].lower()
+    rank = _RANK_ALIASES.get(rank_text)
+    suit = _SUIT_ALIASES.get(suit_text)
+    if rank is None or suit is None:
+        raise CardError(_card_help(text))
+    return DECK[suit * 13 + rank]
+
+
+def parse_cards(items: Iterable[str | int]) -> list[Card]:
+    """Parse several cards; a single string may hold them separated by spaces or commas."""
+    if isinstance(items, str):
+        items = items.replace(",", " ").split()
+    return [parse_card(item) for item in items]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Cards in canonical form, separated by spaces."""
+    return " ".join(str(DECK[c]) for c in cards)
+
+
+def sort_cards(cards: Iterable[int]) -> list[Card]:
+    """Cards by suit, then rank: the order a hand is shown in."""
+    return [DECK[c] for c in sorted(cards)]
+
+
+def _card_help(text: str) -> str:
+    shown = text.strip() or "(nothing)"
+    if len(shown) > 20:
+        shown = shown[:20] + "…"
+    return (
+        f"“{shown}” is not a card. Write the rank then the suit, "
+        "for example 10♥, Th, qs or A♠ (suits S H D C or ♠ ♥ ♦ ♣)."
+    )
