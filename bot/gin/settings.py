@@ -32,7 +32,7 @@ BOUNDS: dict[str, tuple[int, int, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How a table plays. Every field has the traditional default; bounds are checked on creation."""
+    """How a table plays: traditional defaults, bounds checked on creation."""
 
     target: int = 100
     gin_bonus: int = 25
