@@ -1,0 +1,74 @@
+"""Settings read from the environment (and `.env`), checked once at start-up."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DB = "data/gin.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """A missing or malformed setting; the message says what to set and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str
+    db_path: Path
+    dev_guild: int | None
+    log_level: str
+
+    def __repr__(self) -> str:  # never show the token, even in a traceback or a debug log
+        return (
+            f"Config(token=<hidden>, db_path={str(self.db_path)!r}, "
+            f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
+        )
+
+
+def load_config(env_file: str | None = ".env") -> Config:
+    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD and LOG_LEVEL; real environment wins over .env."""
+    if env_file:
+        load_dotenv(env_file, override=False)
+    where = "in the environment or in .env (see .env.example)"
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(f"DISCORD_TOKEN is not set: put your bot token {where}.")
+    if any(ch.isspace() for ch in token) or token.count(".") != 2:
+        raise ConfigError(
+            "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
+            f"copy it again from the Developer Portal's Bot page and set it {where}."
+        )
+    db_text = os.environ.get("GIN_DB", "").strip() or DEFAULT_DB
+    guild_text = os.environ.get("GIN_DEV_GUILD", "").strip()
+    dev_guild: int | None = None
+    if guild_text:
+        if not guild_text.isdigit():
+            raise ConfigError(
+                f"GIN_DEV_GUILD must be a server id (digits only), not {guild_text!r}: "
+                f"right-click the server with Developer Mode on, Copy Server ID, and set it {where}."
+            )
+        dev_guild = int(guild_text)
+    level = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+    return Config(token=token, db_path=Path(db_text), dev_guild=dev_guild, log_level=level)
+
+
+class RedactToken(logging.Filter):
+    """Blanks the bot token out of any log record, whoever logs it."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.token and self.token in record.getMessage():
+            record.msg = record.getMessage().replace(self.token, "<token>")
+            record.args = ()
+        return True

@@ -1,0 +1,548 @@
+"""One hand of Gin Rummy as an explicit state machine: deal, upcard offer, turns, showdown.
+
+Turn order and dealing work on a tuple of seats, so hands with more than two players (the
+multi-player modes) use the same machine; the showdown itself is between two players, as in
+every mode that knocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.gin.cards import DECK, Card, format_cards, sort_cards
+from bot.gin.errors import CardError, IllegalMove
+from bot.gin.melds import (
+    Arrangement,
+    arrange,
+    best_lay_off,
+    is_big_gin,
+    knocker_arrangement,
+    min_deadwood,
+)
+from bot.gin.settings import Settings
+from bot.gin.shuffle import new_seed, shuffled
+
+HAND_SIZE = 10
+
+
+class Phase(StrEnum):
+    """Where a hand stands; each phase has its own legal actions."""
+
+    UPCARD = "upcard"  # first turn: the player to act may take the upcard or pass
+    DRAW = "draw"  # the player to act draws from the stock or the discard pile
+    DISCARD = "discard"  # the player to act holds 11 cards: discard, knock or Big Gin
+    OVER = "over"  # the hand is finished; see Hand.result
+
+
+class ActionKind(StrEnum):
+    PASS = "pass"
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    BIG_GIN = "big_gin"
+
+
+class Outcome(StrEnum):
+    """How a hand ended, which decides its score."""
+
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move by one seat. ``card`` is set for discard and knock."""
+
+    kind: ActionKind
+    seat: int
+    card: Card | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
+        if self.card is not None:
+            data["card"] = int(self.card)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        card = data.get("card")
+        return cls(
+            ActionKind(data["kind"]), int(data["seat"]), None if card is None else DECK[card]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The showdown: both arrangements, the lay-offs and who scored what, and why."""
+
+    outcome: Outcome
+    knocker: int | None = None
+    defender: int | None = None
+    winner: int | None = None
+    points: int = 0
+    knock_discard: Card | None = None
+    knocker_arrangement: Arrangement | None = None
+    defender_arrangement: Arrangement | None = None
+    layoffs: tuple[tuple[Card, int], ...] = ()
+    knocker_deadwood: int = 0
+    defender_deadwood: int = 0
+
+    @property
+    def loser(self) -> int | None:
+        if self.winner is None:
+            return None
+        return self.defender if self.winner == self.knocker else self.knocker
+
+    def to_dict(self) -> dict[str, Any]:
+        def arrangement(a: Arrangement | None) -> Any:
+            if a is None:
+                return None
+            return {
+                "melds": [[int(c) for c in m] for m in a.melds],
+                "deadwood": [int(c) for c in a.deadwood],
+            }
+
+        return {
+            "outcome": self.outcome.value,
+            "knocker": self.knocker,
+            "defender": self.defender,
+            "winner": self.winner,
+            "points": self.points,
+            "knock_discard": None if self.knock_discard is None else int(self.knock_discard),
+            "knocker_arrangement": arrangement(self.knocker_arrangement),
+            "defender_arrangement": arrangement(self.defender_arrangement),
+            "layoffs": [[int(c), i] for c, i in self.layoffs],
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandResult:
+        def arrangement(raw: Any) -> Arrangement | None:
+            if raw is None:
+                return None
+            melds = tuple(tuple(DECK[c] for c in m) for m in raw["melds"])
+            return Arrangement(melds=melds, deadwood=tuple(DECK[c] for c in raw["deadwood"]))
+
+        discard = data.get("knock_discard")
+        return cls(
+            outcome=Outcome(data["outcome"]),
+            knocker=data.get("knocker"),
+            defender=data.get("defender"),
+            winner=data.get("winner"),
+            points=data.get("points", 0),
+            knock_discard=None if discard is None else DECK[discard],
+            knocker_arrangement=arrangement(data.get("knocker_arrangement")),
+            defender_arrangement=arrangement(data.get("defender_arrangement")),
+            layoffs=tuple((DECK[c], i) for c, i in data.get("layoffs", [])),
+            knocker_deadwood=data.get("knocker_deadwood", 0),
+            defender_deadwood=data.get("defender_deadwood", 0),
+        )
+
+
+@dataclass(eq=True)
+class Hand:
+    """The whole state of one hand. Change it only through ``apply``; read it freely.
+
+    ``seats`` are the players of this hand in turn order, starting left of the dealer; ``names``
+    maps every seat of the match to a display name, used in the reasons of illegal moves.
+    The stock and the discard pile keep their top card last.
+    """
+
+    seats: tuple[int, ...]
+    dealer: int
+    names: tuple[str, ...]
+    settings: Settings
+    seed: str
+    hands: dict[int, list[Card]]
+    stock: list[Card]
+    discard_pile: list[Card]
+    phase: Phase
+    turn: int
+    passed: list[int] = field(default_factory=list)
+    stock_only: bool = False
+    taken_from_discard: Card | None = None
+    last_drawn: Card | None = None
+    actions: list[Action] = field(default_factory=list)
+    result: HandResult | None = None
+    first_upcard: Card | None = None
+
+    # --- creation -------------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        seats: tuple[int, ...],
+        dealer: int,
+        names: tuple[str, ...],
+        settings: Settings | None = None,
+        seed: str | None = None,
+    ) -> Hand:
+        """Shuffle and deal: ten cards each, one at a time from the dealer's left, then the upcard.
+
+        The dealer may sit the hand out (three-player mode) and so need not be in ``seats``.
+        """
+        if len(seats) < 2 or len(set(seats)) != len(seats):
+            raise ValueError("a hand needs at least two distinct seats")
+        if HAND_SIZE * len(seats) + 1 >= len(DECK):
+            raise ValueError("too many players for one deck")
+        seed = seed or new_seed()
+        deck = shuffled(DECK, seed)  # deck[0] is the top card
+        hands: dict[int, list[Card]] = {seat: [] for seat in seats}
+        position = 0
+        for _ in range(HAND_SIZE):
+            for seat in seats:
+                hands[seat].append(deck[position])
+                position += 1
+        upcard = deck[position]
+        stock = list(reversed(deck[position + 1 :]))
+        return cls(
+            seats=seats,
+            dealer=dealer,
+            names=names,
+            settings=settings or Settings(),
+            seed=seed,
+            hands=hands,
+            stock=stock,
+            discard_pile=[upcard],
+            phase=Phase.UPCARD,
+            turn=seats[0],
+            first_upcard=upcard,
+        )
+
+    @classmethod
+    def replay(
+        cls,
+        seats: tuple[int, ...],
+        dealer: int,
+        names: tuple[str, ...],
+        settings: Settings,
+        seed: str,
+        actions: list[Action],
+    ) -> Hand:
+        """The state reached by dealing from ``seed`` and applying ``actions`` in order."""
+        hand = cls.deal(seats, dealer, names, settings, seed)
+        for action in actions:
+            hand.apply(action)
+        return hand
+
+    # --- reading --------------------------------------------------------------------------
+
+    @property
+    def upcard(self) -> Card | None:
+        """Top of the discard pile (None only if the pile is empty)."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def move_number(self) -> int:
+        return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def cards_of(self, seat: int) -> list[Card]:
+        """The seat's cards, sorted by suit and rank."""
+        return sort_cards(self.hands[seat])
+
+    def next_seat(self, seat: int) -> int:
+        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action the player to act may take now (none for anybody else)."""
+        if self.phase is Phase.OVER or (seat is not None and seat != self.turn):
+            return []
+        me = self.turn
+        if self.phase is Phase.UPCARD:
+            return [Action(ActionKind.DRAW_DISCARD, me), Action(ActionKind.PASS, me)]
+        if self.phase is Phase.DRAW:
+            actions = [Action(ActionKind.DRAW_STOCK, me)]
+            if not self.stock_only and self.discard_pile:
+                actions.append(Action(ActionKind.DRAW_DISCARD, me))
+            return actions
+        cards = self.hands[me]
+        actions = [
+            Action(ActionKind.DISCARD, me, c)
+            for c in sort_cards(cards)
+            if c != self.taken_from_discard
+        ]
+        for card in sort_cards(cards):
+            if card == self.taken_from_discard:
+                continue
+            if self._deadwood_without(card) <= self.settings.knock_limit:
+                actions.append(Action(ActionKind.KNOCK, me, card))
+        if self.settings.big_gin and is_big_gin(cards):
+            actions.append(Action(ActionKind.BIG_GIN, me))
+        return actions
+
+    def public_actions(self) -> list[Action]:
+        """The actions with what a spectator cannot see hidden (the knock discard stays hidden
+        until the showdown reveals it in the result)."""
+        return [
+            Action(a.kind, a.seat, None if a.kind is ActionKind.KNOCK else a.card)
+            for a in self.actions
+        ]
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Carry out one move, or raise IllegalMove with a reason and change nothing."""
+        self._check(action)
+        handler = {
+            ActionKind.PASS: self._pass,
+            ActionKind.DRAW_STOCK: self._draw_stock,
+            ActionKind.DRAW_DISCARD: self._draw_discard,
+            ActionKind.DISCARD: self._discard,
+            ActionKind.KNOCK: self._knock,
+            ActionKind.BIG_GIN: self._big_gin,
+        }[action.kind]
+        handler(action)
+        self.actions.append(action)
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+
+    def _check(self, action: Action) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalMove("This hand is over.")
+        if action.seat not in self.seats:
+            raise IllegalMove("You are not playing this hand.")
+        if action.seat != self.turn:
+            raise IllegalMove(f"It is {self._name(self.turn)}'s turn.")
+        kind = action.kind
+        if self.phase is Phase.UPCARD:
+            if kind not in (ActionKind.DRAW_DISCARD, ActionKind.PASS):
+                upcard = self.upcard
+                raise IllegalMove(
+                    f"First decide on the upcard {upcard}: take it from the discard pile or pass."
+                )
+            return
+        if kind is ActionKind.PASS:
+            raise IllegalMove("You can pass only on the upcard at the start of the hand.")
+        if self.phase is Phase.DRAW:
+            if kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+                raise IllegalMove("Draw a card first, from the stock or the discard pile.")
+            if kind is ActionKind.DRAW_DISCARD and self.stock_only:
+                raise IllegalMove("Everyone passed on the upcard: draw from the stock.")
+            if kind is ActionKind.DRAW_DISCARD and not self.discard_pile:
+                raise IllegalMove("The discard pile is empty: draw from the stock.")
+            if kind is ActionKind.DRAW_STOCK and not self.stock:
+                raise IllegalMove("The stock is empty.")
+            return
+        # Phase.DISCARD
+        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+            raise IllegalMove("You already drew this turn: now discard a card, or knock.")
+        if kind is ActionKind.BIG_GIN:
+            self._check_big_gin()
+            return
+        card = action.card
+        if card is None:
+            raise CardError("Say which card to discard.")
+        if card not in self.hands[action.seat]:
+            raise CardError(f"You don't hold {card}.")
+        if card == self.taken_from_discard:
+            raise CardError(
+                f"You can't discard {card}, the card you just took from the discard pile."
+            )
+        if kind is ActionKind.KNOCK:
+            self._check_knock(card)
+
+    def _check_knock(self, card: Card) -> None:
+        limit = self.settings.knock_limit
+        deadwood = self._deadwood_without(card)
+        if deadwood <= limit:
+            return
+        if limit == 0:
+            raise IllegalMove(
+                f"This table plays gin only: after discarding {card} your deadwood would be "
+                f"{deadwood}, and you can go out only with none."
+            )
+        raise IllegalMove(
+            f"Your deadwood would be {deadwood} after discarding {card}; "
+            f"you can knock at {limit} or less."
+        )
+
+    def _check_big_gin(self) -> None:
+        if not self.settings.big_gin:
+            raise IllegalMove("Big Gin is off at this table: discard a card to go gin instead.")
+        cards = self.hands[self.turn]
+        if not is_big_gin(cards):
+            deadwood = arrange(cards).deadwood_value
+            raise IllegalMove(
+                f"Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't Big Gin."
+            )
+
+    def _deadwood_without(self, card: Card) -> int:
+        return min_deadwood([c for c in self.hands[self.turn] if c != card])
+
+    # --- move handlers (called only after _check) ---------------------------------------
+
+    def _pass(self, action: Action) -> None:
+        self.passed.append(action.seat)
+        if len(self.passed) < len(self.seats):
+            self.turn = self.next_seat(action.seat)
+            return
+        # Everyone passed: the first player draws from the stock and play goes on normally.
+        self.phase = Phase.DRAW
+        self.turn = self.seats[0]
+        self.stock_only = True
+
+    def _draw_stock(self, action: Action) -> None:
+        card = self.stock.pop()
+        self.hands[action.seat].append(card)
+        self.last_drawn = card
+        self.taken_from_discard = None
+        self.stock_only = False
+        self.phase = Phase.DISCARD
+
+    def _draw_discard(self, action: Action) -> None:
+        card = self.discard_pile.pop()
+        self.hands[action.seat].append(card)
+        self.last_drawn = card
+        self.taken_from_discard = card
+        self.phase = Phase.DISCARD
+
+    def _discard(self, action: Action) -> None:
+        assert action.card is not None
+        self.hands[action.seat].remove(action.card)
+        self.discard_pile.append(action.card)
+        self.taken_from_discard = None
+        self.last_drawn = None
+        if len(self.stock) <= self.settings.void_stock:
+            self.phase = Phase.OVER
+            self.result = HandResult(outcome=Outcome.VOID)
+            return
+        self.phase = Phase.DRAW
+        self.turn = self.next_seat(action.seat)
+
+    def _knock(self, action: Action) -> None:
+        assert action.card is not None
+        self.hands[action.seat].remove(action.card)
+        self.taken_from_discard = None
+        self.last_drawn = None
+        self._showdown(action.seat, action.card, big_gin=False)
+
+    def _big_gin(self, action: Action) -> None:
+        self.taken_from_discard = None
+        self.last_drawn = None
+        self._showdown(action.seat, None, big_gin=True)
+
+    def _showdown(self, knocker: int, discard: Card | None, *, big_gin: bool) -> None:
+        defender = self._opponent_of(knocker)
+        knocker_cards = self.hands[knocker]
+        defender_cards = self.hands[defender]
+        settings = self.settings
+        self.phase = Phase.OVER
+        if big_gin or min_deadwood(knocker_cards) == 0:
+            knocker_arr = arrange(knocker_cards)
+            defender_arr = arrange(defender_cards)
+            bonus = settings.big_gin_bonus if big_gin else settings.gin_bonus
+            self.result = HandResult(
+                outcome=Outcome.BIG_GIN if big_gin else Outcome.GIN,
+                knocker=knocker,
+                defender=defender,
+                winner=knocker,
+                points=defender_arr.deadwood_value + bonus,
+                knock_discard=discard,
+                knocker_arrangement=knocker_arr,
+                defender_arrangement=defender_arr,
+                knocker_deadwood=0,
+                defender_deadwood=defender_arr.deadwood_value,
+            )
+            return
+        knocker_arr = knocker_arrangement(knocker_cards, defender_cards)
+        lay_off = best_lay_off(knocker_arr.melds, defender_cards)
+        knocker_dw = knocker_arr.deadwood_value
+        defender_dw = lay_off.deadwood_value
+        if defender_dw > knocker_dw:
+            outcome, winner, points = Outcome.KNOCK, knocker, defender_dw - knocker_dw
+        else:
+            outcome, winner = Outcome.UNDERCUT, defender
+            points = knocker_dw - defender_dw + settings.undercut_bonus
+        self.result = HandResult(
+            outcome=outcome,
+            knocker=knocker,
+            defender=defender,
+            winner=winner,
+            points=points,
+            knock_discard=discard,
+            knocker_arrangement=knocker_arr,
+            defender_arrangement=lay_off.arrangement,
+            layoffs=lay_off.layoffs,
+            knocker_deadwood=knocker_dw,
+            defender_deadwood=defender_dw,
+        )
+
+    def _opponent_of(self, knocker: int) -> int:
+        others = [s for s in self.seats if s != knocker]
+        if len(others) != 1:
+            raise IllegalMove("Knocking is played between two players.")
+        return others[0]
+
+    # --- serialization --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data holding the whole state (cards as ints 0-51)."""
+        return {
+            "seats": list(self.seats),
+            "dealer": self.dealer,
+            "names": list(self.names),
+            "settings": self.settings.to_dict(),
+            "seed": self.seed,
+            "hands": {str(s): [int(c) for c in cards] for s, cards in self.hands.items()},
+            "stock": [int(c) for c in self.stock],
+            "discard_pile": [int(c) for c in self.discard_pile],
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "passed": list(self.passed),
+            "stock_only": self.stock_only,
+            "taken_from_discard": _card_or_none(self.taken_from_discard),
+            "last_drawn": _card_or_none(self.last_drawn),
+            "actions": [a.to_dict() for a in self.actions],
+            "result": None if self.result is None else self.result.to_dict(),
+            "first_upcard": _card_or_none(self.first_upcard),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hand:
+        result = data.get("result")
+        return cls(
+            seats=tuple(data["seats"]),
+            dealer=data["dealer"],
+            names=tuple(data["names"]),
+            settings=Settings.from_dict(data["settings"]),
+            seed=data["seed"],
+            hands={int(s): [DECK[c] for c in cards] for s, cards in data["hands"].items()},
+            stock=[DECK[c] for c in data["stock"]],
+            discard_pile=[DECK[c] for c in data["discard_pile"]],
+            phase=Phase(data["phase"]),
+            turn=data["turn"],
+            passed=list(data.get("passed", [])),
+            stock_only=bool(data.get("stock_only", False)),
+            taken_from_discard=_deck_or_none(data.get("taken_from_discard")),
+            last_drawn=_deck_or_none(data.get("last_drawn")),
+            actions=[Action.from_dict(a) for a in data.get("actions", [])],
+            result=None if result is None else HandResult.from_dict(result),
+            first_upcard=_deck_or_none(data.get("first_upcard")),
+        )
+
+    def __str__(self) -> str:
+        parts = [f"{self._name(s)}: {format_cards(self.cards_of(s))}" for s in self.seats]
+        return (
+            f"Hand({self.phase}, turn {self._name(self.turn)}, stock {len(self.stock)}, "
+            f"upcard {self.upcard}; " + "; ".join(parts) + ")"
+        )
+
+
+def _card_or_none(card: Card | None) -> int | None:
+    return None if card is None else int(card)
+
+
+def _deck_or_none(value: int | None) -> Card | None:
+    return None if value is None else DECK[value]
