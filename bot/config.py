@@ -50,8 +50,9 @@ def load_config(env_file: str | None = ".env") -> Config:
     if guild_text:
         if not guild_text.isdigit():
             raise ConfigError(
-                f"GIN_DEV_GUILD must be a server id (digits only), not {guild_text!r}: "
-                f"right-click the server with Developer Mode on, Copy Server ID, and set it {where}."
+                f"GIN_DEV_GUILD must be a server id (digits only), not {guild_text!r}: with "
+                "Developer Mode on, right-click the server, Copy Server ID, and set it "
+                f"{where}."
             )
         dev_guild = int(guild_text)
     level = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
