@@ -1,0 +1,63 @@
+"""`python -m bot`: read the settings, set up logging, run until stopped (SIGINT or SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.client import GinBot
+from bot.config import Config, ConfigError, RedactToken, load_config
+
+log = logging.getLogger("bot")
+
+
+def setup_logging(config: Config) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S")
+    )
+    handler.addFilter(RedactToken(config.token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(config.log_level)
+    if config.log_level != "DEBUG":
+        logging.getLogger("discord").setLevel(logging.WARNING)
+
+
+async def run(config: Config) -> None:
+    bot = GinBot(config)
+    loop = asyncio.get_running_loop()
+    for signame in ("SIGTERM", "SIGINT"):
+        loop.add_signal_handler(
+            getattr(signal, signame), lambda: asyncio.ensure_future(bot.close())
+        )
+    async with bot:
+        try:
+            await bot.start(config.token)
+        except discord.LoginFailure:
+            log.error("Discord refused the token: set a valid DISCORD_TOKEN (see README).")
+            raise SystemExit(1) from None
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused an intent; this bot asks for none that are privileged.")
+            raise SystemExit(1) from None
+
+
+def main() -> None:
+    try:
+        config = load_config()
+    except ConfigError as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    setup_logging(config)
+    log.info("starting with database %s", config.db_path)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(config))
+
+
+if __name__ == "__main__":
+    main()

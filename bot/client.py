@@ -1,0 +1,71 @@
+"""The Discord client: opens the store, loads open tables and the cogs, syncs commands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.store import SqliteStore
+from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.gin",)
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent: slash commands and buttons need no privileged intent."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    return chosen
+
+
+class GinBot(commands.Bot):
+    """The bot: owns the table service and the store for the life of the process."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self.store = SqliteStore(config.db_path)
+        self.service = TableService(self.store)
+        self.closing = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        tables = await self.service.load()
+        log.info("loaded %d open table(s) from %s", len(tables), self.config.db_path)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild is not None:
+            guild = discord.Object(id=self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to server %s", len(synced), self.config.dev_guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s)", len(synced))
+
+    async def close(self) -> None:
+        """Stop taking interactions, let moves in flight finish, then close the database."""
+        if self.closing.is_set():
+            return
+        self.closing.set()
+        log.info("shutting down: finishing moves in flight")
+        for table in self.service.tables():
+            async with table.lock:
+                pass  # a held lock means a move is being committed; wait for it
+        await super().close()
+        await self.store.close()
+        log.info("database closed; goodbye")

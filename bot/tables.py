@@ -1,0 +1,402 @@
+"""The table service: one table per channel, a lock per table, move -> store -> what to show.
+
+Discord-free: cogs turn Discord interactions into calls here and turn the answers into
+messages. Every accepted move is committed to the store before the caller hears about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from bot.gin import Card, GinError
+from bot.gin.hand import Action, ActionKind
+from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
+from bot.gin.settings import Settings
+from bot.store import ChannelBusy, HandRow, MatchEnd, MoveRecord, SeatResult, StaleMove, Store
+
+log = logging.getLogger(__name__)
+
+
+class TableError(GinError):
+    """Something a user asked of a table that cannot be done now; shown to them privately."""
+
+
+class Status(StrEnum):
+    CHALLENGE = "challenge"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+
+
+@dataclass(slots=True)
+class Table:
+    """A table in one channel: a pending challenge or a match in play."""
+
+    id: int
+    guild_id: str
+    channel_id: str
+    status: Status
+    challenger: Player
+    opponent: Player
+    settings: Settings
+    match: Match | None = None
+    move_count: int = 0
+    display: dict[str, Any] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        """Seat order: the challenger is seat 0, the opponent seat 1."""
+        return (self.challenger, self.opponent)
+
+    def seat_of(self, user_id: str) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.id == user_id:
+                return seat
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (Status.CHALLENGE, Status.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """What one accepted move did, for the messages that follow it."""
+
+    table: Table
+    seat: int
+    action: Action
+    drawn: Card | None
+    report: MoveReport
+    move_count: int
+
+    @property
+    def finished_hand(self) -> HandRecord | None:
+        return self.report.finished_hand
+
+    @property
+    def result(self) -> MatchResult | None:
+        return self.report.result
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableService:
+    """Owns the open tables (by channel and by id) and every change made to them."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self._by_channel: dict[str, Table] = {}
+        self._by_id: dict[int, Table] = {}
+        self._channel_locks: dict[str, asyncio.Lock] = {}
+
+    def _now(self) -> str:
+        return self.clock().isoformat()
+
+    # --- loading and lookup -------------------------------------------------------------------
+
+    async def load(self) -> list[Table]:
+        """Bring back every open table after a restart."""
+        tables = []
+        for row in await self.store.open_tables():
+            state = row.state
+            table = Table(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                status=Status(row.status),
+                challenger=Player(row.challenger_id, _name(state, 0, row.challenger_id)),
+                opponent=Player(row.opponent_id, _name(state, 1, row.opponent_id)),
+                settings=Settings.from_dict(row.settings),
+                match=None if state is None else Match.from_dict(state),
+                move_count=row.move_count,
+                display=dict(row.display),
+            )
+            if table.match is None:
+                names = table.display.get("names", {})
+                table.challenger = Player(row.challenger_id, names.get("0", row.challenger_id))
+                table.opponent = Player(row.opponent_id, names.get("1", row.opponent_id))
+            self._register(table)
+            tables.append(table)
+        return tables
+
+    def _register(self, table: Table) -> None:
+        self._by_channel[table.channel_id] = table
+        self._by_id[table.id] = table
+
+    def _unregister(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) is table:
+            del self._by_channel[table.channel_id]
+        self._by_id.pop(table.id, None)
+
+    def in_channel(self, channel_id: str) -> Table | None:
+        return self._by_channel.get(channel_id)
+
+    def by_id(self, table_id: int) -> Table | None:
+        return self._by_id.get(table_id)
+
+    def tables(self) -> list[Table]:
+        return list(self._by_id.values())
+
+    def tables_of(self, user_id: str) -> list[Table]:
+        return [t for t in self._by_id.values() if t.seat_of(user_id) is not None]
+
+    def require_table(self, channel_id: str) -> Table:
+        table = self.in_channel(channel_id)
+        if table is None:
+            raise TableError("There is no game in this channel. Start one with `/gin challenge`.")
+        return table
+
+    # --- challenges ---------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        guild_id: str,
+        channel_id: str,
+        challenger: Player,
+        opponent: Player,
+        settings: Settings,
+        *,
+        opponent_is_bot: bool = False,
+    ) -> Table:
+        if opponent.id == challenger.id:
+            raise TableError("You can't challenge yourself. Pick another member of this server.")
+        if opponent_is_bot:
+            raise TableError("Bots can't play Gin Rummy yet. Challenge a person instead.")
+        lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            existing = self.in_channel(channel_id)
+            if existing is not None:
+                raise TableError(_busy_reason(existing))
+            now = self._now()
+            await self.store.upsert_player(challenger.id, challenger.name, now)
+            await self.store.upsert_player(opponent.id, opponent.name, now)
+            try:
+                table_id = await self.store.create_challenge(
+                    guild_id, channel_id, challenger.id, opponent.id, settings.to_dict(), now
+                )
+            except ChannelBusy:
+                raise TableError("This channel already has a game. Try another channel.") from None
+            table = Table(
+                id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status=Status.CHALLENGE,
+                challenger=challenger,
+                opponent=opponent,
+                settings=settings,
+                display={"names": {"0": challenger.name, "1": opponent.name}},
+            )
+            await self.store.set_display(table.id, table.display, now)
+            self._register(table)
+            return table
+
+    async def accept(self, table: Table, user_id: str, name: str | None = None) -> Table:
+        async with table.lock:
+            self._check_challenge_answer(table, user_id, "accept")
+            if name:
+                table.opponent = Player(table.opponent.id, name)
+            match = Match.start(table.players, table.settings)
+            now = self._now()
+            await self.store.start_match(table.id, match.to_dict(), now)
+            table.match = match
+            table.status = Status.PLAYING
+            return table
+
+    async def decline(self, table: Table, user_id: str) -> Table:
+        async with table.lock:
+            self._check_challenge_answer(table, user_id, "decline", challenger_may=True)
+            await self.store.close_challenge(table.id, "declined", self._now())
+            table.status = Status.DECLINED
+            self._unregister(table)
+            return table
+
+    def _check_challenge_answer(
+        self, table: Table, user_id: str, verb: str, *, challenger_may: bool = False
+    ) -> None:
+        if table.status is not Status.CHALLENGE or table.id not in self._by_id:
+            raise TableError("That challenge is no longer open.")
+        if user_id == table.opponent.id:
+            return
+        if challenger_may and user_id == table.challenger.id:
+            return
+        raise TableError(
+            f"Only {table.opponent.name} can {verb} this challenge."
+            if user_id != table.challenger.id
+            else f"You can't {verb} your own challenge; wait for {table.opponent.name}."
+        )
+
+    # --- moves --------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        table: Table,
+        user_id: str,
+        kind: ActionKind,
+        card: Card | None = None,
+        *,
+        expected_move: int | None = None,
+    ) -> MoveOutcome:
+        """Check, apply and commit one move. ``expected_move`` guards against stale buttons and
+        double clicks: the move is refused if another move landed first."""
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            match = self._match(table)
+            if expected_move is not None and expected_move != table.move_count:
+                raise TableError(
+                    "That button is out of date: the game has moved on. "
+                    "Use the buttons on your latest hand message, or `/gin hand`."
+                )
+            hand_number = match.hand_number
+            action = Action(kind, seat, card)
+            snapshot = match.to_dict()
+            report = match.apply(action)  # raises IllegalMove and changes nothing
+            drawn = None
+            if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+                drawn = match.hand.last_drawn
+            try:
+                await self._commit(table, hand_number, action, report)
+            except BaseException:
+                table.match = Match.from_dict(snapshot)  # the move never happened
+                raise
+            return MoveOutcome(table, seat, action, drawn, report, table.move_count)
+
+    async def _commit(
+        self, table: Table, hand_number: int, action: Action, report: MoveReport
+    ) -> None:
+        match = self._match(table)
+        now = self._now()
+        finished = None
+        if report.result is not None:
+            finished = self._match_end(table, report.result)
+        hand_row = None
+        if report.finished_hand is not None:
+            hand_row = _hand_row(table.id, report.finished_hand)
+        record = MoveRecord(
+            match_id=table.id,
+            seq=table.move_count + 1,
+            hand_number=hand_number,
+            seat=action.seat,
+            action=action.to_dict(),
+            state=match.to_dict(),
+            now=now,
+            finished_hand=hand_row,
+            finished=finished,
+        )
+        try:
+            await self.store.record_move(record)
+        except StaleMove:
+            raise TableError("That move was already made.") from None
+        table.move_count += 1
+        if report.result is not None:
+            table.status = Status.FINISHED
+            self._unregister(table)
+
+    async def resign(self, table: Table, user_id: str) -> MatchResult:
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            match = self._match(table)
+            snapshot = match.to_dict()
+            result = match.resign(seat, EndReason.RESIGN)
+            now = self._now()
+            try:
+                await self.store.end_match(
+                    table.id, match.to_dict(), self._match_end(table, result), now
+                )
+            except BaseException:
+                table.match = Match.from_dict(snapshot)
+                raise
+            table.status = Status.FINISHED
+            self._unregister(table)
+            return result
+
+    def _seated(self, table: Table, user_id: str) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError(
+                f"You're not playing at this table ({table.challenger.name} vs "
+                f"{table.opponent.name}). Start your own game in another channel with "
+                "`/gin challenge`."
+            )
+        if table.status is Status.CHALLENGE:
+            raise TableError(
+                f"The game hasn't started: {table.opponent.name} hasn't accepted the challenge."
+            )
+        if not table.is_open or table.id not in self._by_id:
+            raise TableError("This game is over. Start a new one with `/gin challenge`.")
+        return seat
+
+    @staticmethod
+    def _match(table: Table) -> Match:
+        if table.match is None:
+            raise TableError("The game hasn't started yet.")
+        return table.match
+
+    @staticmethod
+    def _match_end(table: Table, result: MatchResult) -> MatchEnd:
+        seats = tuple(
+            SeatResult(
+                user_id=player.id,
+                seat=seat,
+                points=result.points[seat],
+                final_score=result.final[seat],
+            )
+            for seat, player in enumerate(table.players)
+        )
+        return MatchEnd(
+            status="finished",
+            reason=result.reason.value,
+            winner_id=table.players[result.winner].id,
+            results=seats,
+        )
+
+    # --- display bookkeeping ------------------------------------------------------------------
+
+    async def save_display(self, table: Table) -> None:
+        """Persist the Discord message ids a table needs to keep editing after a restart."""
+        await self.store.set_display(table.id, table.display, self._now())
+
+
+def _busy_reason(table: Table) -> str:
+    if table.status is Status.CHALLENGE:
+        return (
+            f"This channel already has an open challenge ({table.challenger.name} → "
+            f"{table.opponent.name}). Wait for it to be answered, or play in another channel."
+        )
+    return (
+        f"This channel already has a game in progress ({table.challenger.name} vs "
+        f"{table.opponent.name}). Play in another channel, or wait for it to finish."
+    )
+
+
+def _name(state: dict[str, Any] | None, seat: int, fallback: str) -> str:
+    if state is None:
+        return fallback
+    players = state.get("players", [])
+    return str(players[seat]["name"]) if seat < len(players) else fallback
+
+
+def _hand_row(table_id: int, record: HandRecord) -> HandRow:
+    result = record.result
+    return HandRow(
+        match_id=table_id,
+        number=record.number,
+        dealer_seat=record.dealer,
+        seed=record.seed,
+        outcome=result.outcome.value,
+        knocker_seat=result.knocker,
+        winner_seat=result.winner,
+        points=result.points,
+        result=record.to_dict(),
+    )

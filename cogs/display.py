@@ -1,0 +1,309 @@
+"""Keeps a table's Discord messages in step with its state: public table, DMs, showdowns.
+
+Syncing is state-driven and idempotent: it compares what the table should show with what was
+last shown, so it can run after every move, after a restart, or twice in a row safely. One
+sync runs per table at a time, and a sync that finds nothing new to do returns at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
+from bot.tables import Table, TableService
+from cogs.views import embed, hand_view
+
+log = logging.getLogger(__name__)
+
+CLOSED_DMS = 50007
+SHOWDOWN_COLOUR = discord.Colour.gold()
+
+
+def fingerprint(embeds: list[discord.Embed], view: discord.ui.View | None) -> str:
+    parts = [repr(e.to_dict()) for e in embeds]
+    parts.append(repr(view.to_components()) if view is not None else "-")
+    return "|".join(parts)
+
+
+class TableDisplay:
+    """Posts and edits one table's public message and each player's private hand message."""
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._dirty: set[int] = set()
+        self._shown: dict[int, str] = {}  # message id -> fingerprint of what it shows
+        self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
+
+    # --- what a player sees -----------------------------------------------------------------
+
+    def where(self, table: Table) -> str:
+        channel = self.client.get_channel(int(table.channel_id))
+        name = getattr(channel, "name", None)
+        guild = getattr(getattr(channel, "guild", None), "name", None)
+        if name and guild:
+            return f"#{name} in {guild}"
+        return f"<#{table.channel_id}>"
+
+    def private_panel(self, table: Table, seat: int, hint: bool = True) -> Panel:
+        assert table.match is not None
+        note = self.notes.get((table.id, seat), "")
+        return hand_panel(table.match, seat, where=self.where(table), note=note, hint=hint)
+
+    def remember(self, message_id: int, embeds: list[discord.Embed], view: Any) -> None:
+        """Record what a message shows after it was edited outside a sync (a button reply)."""
+        self._shown[message_id] = fingerprint(embeds, view)
+
+    def forget(self, table: Table) -> None:
+        self._locks.pop(table.id, None)
+        self._dirty.discard(table.id)
+        for seat in (0, 1):
+            self.notes.pop((table.id, seat), None)
+
+    # --- syncing ------------------------------------------------------------------------------
+
+    async def sync(self, table: Table) -> None:
+        """Bring the table's messages up to date; never raises."""
+        self._dirty.add(table.id)
+        lock = self._locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            if table.id not in self._dirty:
+                return  # a sync that started after our change already showed it
+            self._dirty.discard(table.id)
+            try:
+                await self._sync(table)
+            except Exception:
+                log.exception("could not update the messages of table %s", table.id)
+        if not table.is_open:
+            self.forget(table)
+
+    async def _sync(self, table: Table) -> None:
+        match = table.match
+        if match is None:
+            return
+        display = table.display
+        before = repr(display)
+        await self._post_showdowns(table)
+        if match.is_over:
+            await self._post_match_over(table)
+        else:
+            await self._update_public(table)
+            for seat in (0, 1):
+                await self._update_private(table, seat)
+            await self._ping_turn(table)
+        if repr(display) != before:
+            await self.service.save_display(table)
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(int(table.channel_id))
+
+    async def _post_showdowns(self, table: Table) -> None:
+        assert table.match is not None
+        display = table.display
+        for record in table.match.history:
+            if record.number <= display.get("shown_hands", 0):
+                continue
+            public = display.get("public")
+            if public is not None and display.get("public_hand") == record.number:
+                over = Panel(
+                    f"Gin Rummy · hand {record.number} is over",
+                    "See the showdown below.",
+                )
+                await self._edit(
+                    self._channel(table).get_partial_message(public), [embed(over)], None
+                )
+            panel = showdown_panel(table.match, record.number, record.result)
+            await self._channel(table).send(embed=embed(panel, SHOWDOWN_COLOUR))
+            display["shown_hands"] = record.number
+
+    async def _post_match_over(self, table: Table) -> None:
+        assert table.match is not None and table.match.result is not None
+        display = table.display
+        if display.get("final_posted"):
+            return
+        panel = match_over_panel(table.match, table.match.result)
+        mentions = " ".join(f"<@{p.id}>" for p in table.players)
+        await self._channel(table).send(content=mentions, embed=embed(panel, SHOWDOWN_COLOUR))
+        display["final_posted"] = True
+        public = display.get("public")
+        if public is not None and display.get("public_hand") == table.match.hand_number:
+            await self._edit(
+                self._channel(table).get_partial_message(public),
+                [embed(table_panel(table.match))],
+                None,
+            )
+        for seat in (0, 1):  # take the buttons off the last private hands
+            entry = display.get("hands", {}).get(str(seat))
+            if entry and entry.get("hand") == table.match.hand_number:
+                over = Panel("Match over", "This match is over: see the result in the channel.")
+                message = self._dm(entry["channel"]).get_partial_message(entry["message"])
+                await self._edit(message, [embed(over)], None)
+
+    async def _update_public(self, table: Table) -> None:
+        assert table.match is not None
+        display = table.display
+        panel = embed(table_panel(table.match))
+        if display.get("public_hand") != table.match.hand_number or "public" not in display:
+            message = await self._channel(table).send(embed=panel)
+            display["public"] = message.id
+            display["public_hand"] = table.match.hand_number
+            self._shown[message.id] = fingerprint([panel], None)
+            return
+        await self._edit(self._channel(table).get_partial_message(display["public"]), [panel], None)
+
+    def _dm(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def _dm_channel(self, table: Table, seat: int) -> int | None:
+        """The player's DM channel id, opened once and remembered."""
+        display = table.display
+        channels = display.setdefault("dm_channels", {})
+        user_id = table.players[seat].id
+        if user_id in channels:
+            return int(channels[user_id])
+        try:
+            user = self.client.get_user(int(user_id)) or await self.client.fetch_user(int(user_id))
+            dm = await user.create_dm()
+        except discord.HTTPException:
+            log.warning("could not open a DM channel with user %s", user_id)
+            return None
+        channels[user_id] = dm.id
+        return dm.id
+
+    async def _update_private(self, table: Table, seat: int) -> None:
+        assert table.match is not None
+        display = table.display
+        hands = display.setdefault("hands", {})
+        entry = hands.get(str(seat))
+        number = table.match.hand_number
+        panel = [embed(self.private_panel(table, seat))]
+        view = hand_view(table, seat)
+        if entry and entry.get("hand") == number:
+            message = self._dm(entry["channel"]).get_partial_message(entry["message"])
+            await self._edit(message, panel, view)
+            return
+        closed = display.setdefault("dm_closed", {})
+        if closed.get(str(seat)) == number:
+            return  # already failed this hand; the player uses /gin hand
+        await self.send_private(table, seat, panel, view)
+
+    async def send_private(
+        self,
+        table: Table,
+        seat: int,
+        panel: list[discord.Embed] | None = None,
+        view: discord.ui.View | None = None,
+    ) -> bool:
+        """Send the player a new private hand message by DM; False when their DMs are closed."""
+        assert table.match is not None
+        display = table.display
+        if panel is None:
+            panel = [embed(self.private_panel(table, seat))]
+            view = hand_view(table, seat)
+        channel_id = await self._dm_channel(table, seat)
+        if channel_id is None:
+            return False
+        try:
+            kwargs: dict[str, Any] = {"embeds": panel}
+            if view is not None:
+                kwargs["view"] = view
+            message = await self._dm(channel_id).send(**kwargs)
+        except discord.Forbidden as error:
+            if error.code != CLOSED_DMS:
+                log.warning("DM to seat %s of table %s refused: %s", seat, table.id, error)
+            await self._dms_closed(table, seat)
+            return False
+        except discord.HTTPException:
+            log.exception("could not DM seat %s of table %s", seat, table.id)
+            return False
+        old = display.setdefault("hands", {}).get(str(seat))
+        display["hands"][str(seat)] = {
+            "channel": channel_id,
+            "message": message.id,
+            "hand": table.match.hand_number,
+        }
+        self._shown[message.id] = fingerprint(panel, view)
+        display.get("dm_closed", {}).pop(str(seat), None)
+        if old and old.get("hand") == table.match.hand_number:
+            # The same hand re-sent (/gin hand): the older copy's buttons would only be stale.
+            old_message = self._dm(old["channel"]).get_partial_message(old["message"])
+            with contextlib.suppress(discord.HTTPException):
+                await old_message.delete()
+            self._shown.pop(old["message"], None)
+        return True
+
+    async def _dms_closed(self, table: Table, seat: int) -> None:
+        assert table.match is not None
+        display = table.display
+        display.setdefault("dm_closed", {})[str(seat)] = table.match.hand_number
+        announced = display.setdefault("dm_announced", [])
+        if seat in announced:
+            return
+        announced.append(seat)
+        user_id = table.players[seat].id
+        text = (
+            f"<@{user_id}>, I can't send you direct messages. Use `/gin hand` here to see your "
+            "cards: the game goes on through private replies only you can see."
+        )
+        try:
+            await self._channel(table).send(
+                content=text, allowed_mentions=discord.AllowedMentions(users=True)
+            )
+        except discord.HTTPException:
+            log.warning("could not tell table %s about closed DMs", table.id)
+
+    async def _ping_turn(self, table: Table) -> None:
+        """A short DM when the turn passes to a player, so they get a notification."""
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.is_over or not hand.actions:
+            return  # a new hand's private message is the notification
+        last = hand.actions[-1]
+        if last.seat == hand.turn:
+            return
+        key = f"{table.match.hand_number}:{len(hand.actions)}"
+        display = table.display
+        if display.get("pinged") == key:
+            return
+        display["pinged"] = key
+        seat = hand.turn
+        if display.get("dm_closed", {}).get(str(seat)) == table.match.hand_number:
+            return
+        channel_id = await self._dm_channel(table, seat)
+        if channel_id is None:
+            return
+        other = table.players[1 - seat].name
+        note = self.notes.get((table.id, seat), "")
+        text = f"🃏 Your turn vs {other} ({self.where(table)})."
+        if note:
+            text += f" {note}"
+        try:
+            await self._dm(channel_id).send(content=text)
+        except discord.Forbidden:
+            await self._dms_closed(table, seat)
+        except discord.HTTPException:
+            log.warning("could not send a turn reminder for table %s", table.id)
+
+    async def _edit(
+        self,
+        message: discord.PartialMessage,
+        embeds: list[discord.Embed],
+        view: discord.ui.View | None,
+    ) -> None:
+        shown = fingerprint(embeds, view)
+        if self._shown.get(message.id) == shown:
+            return
+        try:
+            await message.edit(embeds=embeds, view=view)
+        except discord.NotFound:
+            log.info("message %s is gone; it will not be updated", message.id)
+        except discord.HTTPException:
+            log.exception("could not edit message %s", message.id)
+            return
+        self._shown[message.id] = shown

@@ -1,0 +1,462 @@
+"""The /gin commands and the handlers behind the buttons: thin adapters to the table service."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.gin import Card, GinError, parse_card
+from bot.gin.hand import ActionKind, Phase
+from bot.gin.match import Player
+from bot.gin.settings import Settings
+from bot.render import Panel, describe_action, rules_panel, showdown_panel, table_panel
+from bot.tables import MoveOutcome, Table, TableError, TableService
+from cogs.display import TableDisplay
+from cogs.views import (
+    DYNAMIC_ITEMS,
+    challenge_view,
+    embed,
+    hand_view,
+    pages_view,
+)
+
+log = logging.getLogger(__name__)
+
+ERROR_COLOUR = discord.Colour.red()
+PAGE_SIZE = 10
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    *,
+    embeds: list[discord.Embed],
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+    content: str | None = None,
+) -> None:
+    """Answer an interaction, or follow up if it was already answered."""
+    kwargs: dict[str, Any] = {"embeds": embeds, "ephemeral": ephemeral}
+    if content:
+        kwargs["content"] = content
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def reply_error(interaction: discord.Interaction[Any], reason: str) -> None:
+    """A private, friendly refusal; nothing was changed."""
+    await reply(interaction, embeds=[discord.Embed(description=f"⚠️ {reason}", colour=ERROR_COLOUR)])
+
+
+def _player(user: discord.abc.User) -> Player:
+    return Player(str(user.id), user.display_name)
+
+
+class GinCog(commands.Cog):
+    """Gin Rummy: challenges, moves, and the views that show them."""
+
+    gin = app_commands.Group(
+        name="gin", description="Play Gin Rummy in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service: TableService = bot.service  # type: ignore[attr-defined]
+        self.display = TableDisplay(bot, self.service)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.tree.on_error = self.on_app_command_error
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # Messages may lag behind the state if the bot stopped between a commit and an edit.
+        for table in self.service.tables():
+            if table.match is not None:
+                await self.display.sync(table)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, GinError):
+            await reply_error(interaction, original.reason)
+            return
+        if isinstance(error, app_commands.TransformerError):
+            await reply_error(interaction, f"I couldn't read “{error.value}”. {error}")
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await reply_error(interaction, "Gin commands work in a server channel, not in DMs.")
+            return
+        log.error(
+            "command %s failed",
+            interaction.command and interaction.command.qualified_name,
+            exc_info=original,
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await reply_error(
+                interaction, "Sorry, something went wrong on my side. Nothing was changed."
+            )
+
+    # --- challenges -----------------------------------------------------------------------
+
+    @gin.command(name="challenge", description="Challenge someone to a match in this channel")
+    @app_commands.describe(opponent="Who to play", target="Points to win (default 100)")
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | discord.User,
+        target: app_commands.Range[int, 50, 500] | None = None,
+    ) -> None:
+        settings = Settings() if target is None else Settings(target=target)
+        table = await self.service.challenge(
+            str(interaction.guild_id),
+            str(interaction.channel_id),
+            _player(interaction.user),
+            _player(opponent),
+            settings,
+            opponent_is_bot=opponent.bot,
+        )
+        text = (
+            f"{interaction.user.mention} challenges {opponent.mention} to a game of Gin Rummy "
+            f"to {settings.target} points."
+        )
+        panel = Panel(
+            "Gin Rummy challenge",
+            f"{text}\n{opponent.mention}, press **Accept** or **Decline** "
+            "(or use `/gin accept` / `/gin decline`).",
+        )
+        try:
+            response = await interaction.response.send_message(
+                content=opponent.mention,
+                embed=embed(panel),
+                view=challenge_view(table.id),
+                allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            )
+        except BaseException:
+            await self.service.decline(table, table.challenger.id)
+            raise
+        table.display["challenge"] = response.message_id
+        await self.service.save_display(table)
+
+    @gin.command(name="accept", description="Accept the challenge in this channel")
+    async def accept(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self._accept(interaction, table, via_button=False)
+
+    @gin.command(name="decline", description="Decline the challenge in this channel")
+    async def decline(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self._decline(interaction, table, via_button=False)
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction[Any], table_id: int, answer: str
+    ) -> None:
+        try:
+            table = self.service.by_id(table_id)
+            if table is None:
+                raise TableError("That challenge is no longer open.")
+            if answer == "accept":
+                await self._accept(interaction, table, via_button=True)
+            else:
+                await self._decline(interaction, table, via_button=True)
+        except GinError as error:
+            await reply_error(interaction, error.reason)
+
+    async def _accept(
+        self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
+    ) -> None:
+        await self.service.accept(table, str(interaction.user.id), interaction.user.display_name)
+        a, b = table.players
+        panel = Panel(
+            "Challenge accepted",
+            f"<@{a.id}> vs <@{b.id}> — first to {table.settings.target}. "
+            "Your hands are on their way by DM; the table is below.",
+        )
+        if via_button:
+            await interaction.response.edit_message(content=None, embed=embed(panel), view=None)
+        else:
+            await interaction.response.send_message(embed=embed(panel))
+            await self._close_challenge_message(table, panel)
+        await self.display.sync(table)
+
+    async def _decline(
+        self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
+    ) -> None:
+        await self.service.decline(table, str(interaction.user.id))
+        who = "withdrew" if str(interaction.user.id) == table.challenger.id else "declined"
+        panel = Panel(
+            "Challenge closed",
+            f"{interaction.user.display_name} {who} the challenge. The channel is free again.",
+        )
+        if via_button:
+            await interaction.response.edit_message(content=None, embed=embed(panel), view=None)
+        else:
+            await interaction.response.send_message(embed=embed(panel))
+            await self._close_challenge_message(table, panel)
+
+    async def _close_challenge_message(self, table: Table, panel: Panel) -> None:
+        message_id = table.display.get("challenge")
+        if message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(int(table.channel_id))
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=None, embed=embed(panel), view=None
+            )
+        except discord.HTTPException:
+            log.info("could not close the challenge message of table %s", table.id)
+
+    # --- moves ----------------------------------------------------------------------------
+
+    @gin.command(name="draw", description="Draw a card from the stock or the discard pile")
+    @app_commands.describe(source="Where to draw from")
+    async def draw(
+        self, interaction: discord.Interaction[Any], source: Literal["stock", "discard"]
+    ) -> None:
+        kind = ActionKind.DRAW_STOCK if source == "stock" else ActionKind.DRAW_DISCARD
+        await self._command_move(interaction, kind, None)
+
+    @gin.command(name="pass", description="Pass on the upcard at the start of a hand")
+    async def pass_(self, interaction: discord.Interaction[Any]) -> None:
+        await self._command_move(interaction, ActionKind.PASS, None)
+
+    @gin.command(name="discard", description="Discard a card from your hand")
+    @app_commands.describe(card="The card to discard, e.g. 10♥, Th, qs")
+    async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
+        await self._command_move(interaction, ActionKind.DISCARD, parse_card(card))
+
+    @gin.command(name="knock", description="Knock (or go gin) by discarding a card face down")
+    @app_commands.describe(card="The card to discard face down; leave out to declare Big Gin")
+    async def knock(self, interaction: discord.Interaction[Any], card: str | None = None) -> None:
+        if card is None:
+            await self._command_move(interaction, ActionKind.BIG_GIN, None)
+            return
+        await self._command_move(interaction, ActionKind.KNOCK, parse_card(card))
+
+    @discard.autocomplete("card")
+    @knock.autocomplete("card")
+    async def card_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = self.service.in_channel(str(interaction.channel_id))
+        if table is None or table.match is None:
+            return []
+        seat = table.seat_of(str(interaction.user.id))
+        if seat is None:
+            return []
+        hand = table.match.hand
+        cards = hand.cards_of(seat) if seat in hand.hands else []
+        knocking = interaction.command is not None and interaction.command.name == "knock"
+        left: dict[Card, int] = {}
+        if hand.phase is Phase.DISCARD and hand.turn == seat:
+            from bot.render import discard_choices
+
+            for card, deadwood, can_knock in discard_choices(hand, seat):
+                if not knocking or can_knock:
+                    left[card] = deadwood
+            if knocking and left:
+                cards = [c for c in cards if c in left]
+        typed = current.strip()
+        exact: Card | None = None
+        if typed:
+            try:
+                exact = parse_card(typed)
+            except GinError:
+                exact = None
+        choices = []
+        for card in cards:
+            name = str(card)
+            if typed and card != exact and not name.lower().startswith(typed.lower()):
+                continue
+            label = f"{name} (leaves deadwood {left[card]})" if card in left else name
+            choices.append(app_commands.Choice(name=label, value=name))
+        return choices[:25]
+
+    async def _command_move(
+        self, interaction: discord.Interaction[Any], kind: ActionKind, card: Card | None
+    ) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        outcome = await self.service.play(table, str(interaction.user.id), kind, card)
+        self._set_notes(outcome)
+        embeds, view = self._move_reply(outcome)
+        await reply(interaction, embeds=embeds, view=view)
+        await self.display.sync(table)
+
+    async def panel_move(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        move: int,
+        kind: ActionKind,
+        card: Card | None,
+    ) -> None:
+        """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
+        try:
+            table = self.service.by_id(table_id)
+            if table is None:
+                raise TableError("This game is over; its buttons no longer do anything.")
+            outcome = await self.service.play(
+                table, str(interaction.user.id), kind, card, expected_move=move
+            )
+        except GinError as error:
+            await reply_error(interaction, error.reason)
+            return
+        self._set_notes(outcome)
+        embeds, view = self._move_reply(outcome, in_dm=interaction.guild_id is None)
+        await interaction.response.edit_message(content=None, embeds=embeds, view=view)
+        if interaction.message is not None:
+            self.display.remember(interaction.message.id, embeds, view)
+        await self.display.sync(table)
+
+    def _set_notes(self, outcome: MoveOutcome) -> None:
+        table = outcome.table
+        assert table.match is not None
+        action = outcome.action
+        mine = {
+            ActionKind.PASS: "You passed on the upcard.",
+            ActionKind.DRAW_STOCK: f"You drew {outcome.drawn} from the stock.",
+            ActionKind.DRAW_DISCARD: f"You took {outcome.drawn} from the discard pile.",
+            ActionKind.DISCARD: f"You discarded {action.card}.",
+            ActionKind.KNOCK: f"You knocked, discarding {action.card} face down.",
+            ActionKind.BIG_GIN: "You declared Big Gin!",
+        }[action.kind]
+        self.display.notes[(table.id, outcome.seat)] = mine
+        if outcome.finished_hand is not None:
+            self.display.notes.pop((table.id, 0), None)
+            self.display.notes.pop((table.id, 1), None)
+            return
+        public = table.match.hand.public_actions()[-1]
+        self.display.notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
+
+    def _move_reply(
+        self, outcome: MoveOutcome, *, in_dm: bool = False
+    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        """What the mover sees: their updated hand, or the showdown when the hand ended."""
+        table = outcome.table
+        match = table.match
+        assert match is not None
+        record = outcome.finished_hand
+        if record is None:
+            panel = self.display.private_panel(table, outcome.seat)
+            return [embed(panel)], hand_view(table, outcome.seat)
+        embeds = [embed(showdown_panel(match, record.number, record.result))]
+        if match.is_over or in_dm:
+            return embeds, None  # the new hand arrives as a new DM
+        embeds.append(embed(self.display.private_panel(table, outcome.seat)))
+        return embeds, hand_view(table, outcome.seat)
+
+    # --- looking ----------------------------------------------------------------------------
+
+    @gin.command(name="hand", description="Show your hand privately and send it again by DM")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        seat = table.seat_of(str(interaction.user.id))
+        if seat is None or table.match is None:
+            raise TableError(
+                "You have no hand here: you're not playing at this table."
+                if seat is None
+                else "The game hasn't started: the challenge is waiting for an answer."
+            )
+        panel = self.display.private_panel(table, seat)
+        await reply(interaction, embeds=[embed(panel)], view=hand_view(table, seat))
+        await self.display.send_private(table, seat)
+        await self.service.save_display(table)
+
+    @gin.command(name="table", description="Show this channel's table privately")
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        if table.match is None:
+            raise TableError(
+                f"{table.challenger.name} has challenged {table.opponent.name}; the game starts "
+                "when the challenge is accepted."
+            )
+        await reply(interaction, embeds=[embed(table_panel(table.match))])
+
+    @gin.command(name="resign", description="Concede the match in this channel")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self.service.resign(table, str(interaction.user.id))
+        await reply(interaction, embeds=[embed(Panel("You resigned", "The match is over."))])
+        await self.display.sync(table)
+
+    @gin.command(name="rules", description="A short summary of the rules at this table")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.in_channel(str(interaction.channel_id))
+        settings = table.settings if table is not None else Settings()
+        await reply(interaction, embeds=[embed(rules_panel(settings))])
+
+    # --- standings --------------------------------------------------------------------------
+
+    @gin.command(name="leaderboard", description="This server's best players")
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        await self.leaderboard_page(interaction, 0, first=True)
+
+    async def leaderboard_page(
+        self, interaction: discord.Interaction[Any], page: int, *, first: bool = False
+    ) -> None:
+        guild_id = str(interaction.guild_id)
+        rows, total = await self.service.store.leaderboard(guild_id, PAGE_SIZE, page * PAGE_SIZE)
+        pages = max(1, -(-total // PAGE_SIZE))
+        if not rows and page > 0:
+            page = pages - 1
+            rows, total = await self.service.store.leaderboard(
+                guild_id, PAGE_SIZE, page * PAGE_SIZE
+            )
+        if rows:
+            lines = [
+                f"**{page * PAGE_SIZE + i + 1}.** {row.name} — {row.won} won of {row.played} "
+                f"({row.win_rate:.0%}), {row.points} points"
+                for i, row in enumerate(rows)
+            ]
+            body = "\n".join(lines)
+        else:
+            body = "No finished matches yet. Start one with `/gin challenge`."
+        panel = Panel("Gin Rummy leaderboard", body, f"Page {page + 1} of {pages}")
+        view = pages_view(page, pages) if pages > 1 else None
+        if first:
+            await reply(interaction, embeds=[embed(panel)], view=view, ephemeral=False)
+        else:
+            await interaction.response.edit_message(embeds=[embed(panel)], view=view)
+
+    @gin.command(name="stats", description="Match and hand statistics for a player")
+    @app_commands.describe(player="Whose stats (default: yours)")
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member | discord.User | None = None,
+    ) -> None:
+        who = player or interaction.user
+        stats = await self.service.store.player_stats(str(interaction.guild_id), str(who.id))
+        if stats is None or stats.played == 0:
+            body = f"{who.display_name} hasn't finished a match in this server yet."
+        else:
+            body = "\n".join(
+                [
+                    f"Matches: {stats.played} played · {stats.won} won · {stats.lost} lost "
+                    f"({stats.win_rate:.0%})",
+                    f"Hands won: {stats.hands_won} · gins: {stats.gins} · Big Gins: "
+                    f"{stats.big_gins} · undercuts: {stats.undercuts}",
+                    f"Points scored: {stats.points}",
+                ]
+            )
+        await reply(
+            interaction,
+            embeds=[embed(Panel(f"Stats for {who.display_name}", body))],
+            ephemeral=False,
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GinCog(bot))
