@@ -403,6 +403,9 @@ def best_discard(cards: Iterable[CardLike]) -> tuple[Card | None, int]:
     hand = _mask(cards)
     if not hand:
         raise CardError("There is no card to discard.")
+    # The pruned set choices are safe here too: a choice left out is beaten by one that puts a
+    # dead card into a set, and that choice either still has a dead card to throw (which does
+    # at least as well as any discard from the pruned choice) or is Big Gin.
     dw = _RUN_DW
     gain = _DISCARD_GAIN
     best = _BIG
