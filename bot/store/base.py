@@ -1,0 +1,71 @@
+"""The store interface, so the bot can move from SQLite to PostgreSQL without changes."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.store.rows import (
+    ClosedChallenge,
+    HandRow,
+    JsonObject,
+    LeaderRow,
+    MatchEnd,
+    MoveRecord,
+    MoveRow,
+    PlayerStats,
+    ResultRow,
+    TableRow,
+)
+
+
+class Store(Protocol):
+    """Persistence for tables, moves and results. Times are ISO-8601 UTC text from the caller.
+
+    Every write is committed before the method returns, so a player may be told.
+    """
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def upsert_player(self, user_id: str, name: str, now: str) -> None: ...
+
+    async def create_challenge(
+        self,
+        guild_id: str,
+        channel_id: str,
+        challenger_id: str,
+        opponent_id: str,
+        settings: JsonObject,
+        now: str,
+    ) -> int: ...
+
+    async def set_display(self, match_id: int, display: JsonObject, now: str) -> None: ...
+
+    async def start_match(self, match_id: int, state: JsonObject, now: str) -> None: ...
+
+    async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None: ...
+
+    async def record_move(self, move: MoveRecord) -> None: ...
+
+    async def end_match(
+        self, match_id: int, state: JsonObject | None, end: MatchEnd, now: str
+    ) -> None: ...
+
+    async def open_tables(self) -> list[TableRow]: ...
+
+    async def get_table(self, match_id: int) -> TableRow | None: ...
+
+    async def moves(self, match_id: int) -> list[MoveRow]: ...
+
+    async def hands(self, match_id: int) -> list[HandRow]: ...
+
+    async def results(self, match_id: int) -> list[ResultRow]: ...
+
+    async def leaderboard(
+        self, guild_id: str, limit: int, offset: int
+    ) -> tuple[list[LeaderRow], int]: ...
+
+    async def player_stats(self, guild_id: str, user_id: str) -> PlayerStats | None: ...
+
+    async def counts(self) -> dict[str, int]: ...

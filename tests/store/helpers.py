@@ -1,0 +1,137 @@
+"""Small builders so store tests read as game events rather than row literals."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.store import HandOutcome, HandRow, MatchEnd, MoveRecord, SeatResult, SqliteStore
+from bot.store.rows import JsonObject, ResultReason
+
+_channels = itertools.count(1)
+
+
+def at(n: int) -> str:
+    """A distinct, ordered ISO-8601 UTC time for step ``n``."""
+    return f"2025-01-01T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}Z"
+
+
+def state(seq: int, **extra: object) -> JsonObject:
+    return {"seq": seq, "hand": {"stock": ["Ah", "2c"], "discard": ["Ks"]}, **extra}
+
+
+def hand(
+    match_id: int,
+    number: int,
+    outcome: HandOutcome,
+    winner_seat: int | None,
+    *,
+    knocker_seat: int | None = None,
+    points: int = 10,
+) -> HandRow:
+    return HandRow(
+        match_id=match_id,
+        number=number,
+        dealer_seat=number % 2,
+        seed=f"seed-{match_id}-{number}",
+        outcome=outcome,
+        knocker_seat=knocker_seat,
+        winner_seat=winner_seat,
+        points=0 if winner_seat is None else points,
+        result={"outcome": outcome, "points": points},
+    )
+
+
+def move(
+    match_id: int,
+    seq: int,
+    *,
+    hand_number: int = 1,
+    finished_hand: HandRow | None = None,
+    finished: MatchEnd | None = None,
+) -> MoveRecord:
+    return MoveRecord(
+        match_id=match_id,
+        seq=seq,
+        hand_number=hand_number,
+        seat=seq % 2,
+        action={"kind": "discard", "card": "7h", "seq": seq},
+        state=state(seq),
+        now=at(seq),
+        finished_hand=finished_hand,
+        finished=finished,
+    )
+
+
+def finish(
+    challenger: str,
+    opponent: str,
+    winner: str,
+    *,
+    points: tuple[int, int] = (100, 20),
+    reason: ResultReason = "target",
+) -> MatchEnd:
+    """Challenger sits in seat 0, opponent in seat 1 (the engine's player order)."""
+    return MatchEnd(
+        status="finished",
+        reason=reason,
+        winner_id=winner,
+        results=(
+            SeatResult(challenger, 0, points[0], points[0] + 25),
+            SeatResult(opponent, 1, points[1], points[1]),
+        ),
+    )
+
+
+async def new_match(
+    store: SqliteStore,
+    challenger: str = "alice",
+    opponent: str = "bob",
+    *,
+    guild: str = "g1",
+    channel: str | None = None,
+    start: bool = True,
+) -> int:
+    channel = channel or f"chan-{next(_channels)}"
+    match_id = await store.create_challenge(
+        guild, channel, challenger, opponent, {"target": 100}, at(0)
+    )
+    if start:
+        await store.start_match(match_id, state(0), at(0))
+    return match_id
+
+
+async def play(
+    store: SqliteStore,
+    challenger: str,
+    opponent: str,
+    winner: str,
+    *,
+    guild: str = "g1",
+    hands: tuple[tuple[HandOutcome, int | None], ...] = (),
+    points: tuple[int, int] = (100, 20),
+) -> int:
+    """A whole match: one move per hand, each finishing that hand, the last one the match."""
+    match_id = await new_match(store, challenger, opponent, guild=guild)
+    plays = list(hands) or [("knock", 0 if winner == challenger else 1)]
+    for number, (outcome, seat) in enumerate(plays, start=1):
+        last = number == len(plays)
+        knocker = _knocker(outcome, seat)
+        await store.record_move(
+            move(
+                match_id,
+                number,
+                hand_number=number,
+                finished_hand=hand(match_id, number, outcome, seat, knocker_seat=knocker),
+                finished=finish(challenger, opponent, winner, points=points) if last else None,
+            )
+        )
+    return match_id
+
+
+def _knocker(outcome: HandOutcome, winner_seat: int | None) -> int | None:
+    """Who knocked: the winner, except in an undercut where the knocker lost."""
+    if outcome in ("knock", "gin"):
+        return winner_seat
+    if outcome == "undercut" and winner_seat is not None:
+        return 1 - winner_seat
+    return None

@@ -1,0 +1,116 @@
+"""Leaderboard and player stats, computed from recorded results and hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store import LeaderRow, SqliteStore
+from tests.store.helpers import at, hand, move, new_match, play
+
+# (challenger, opponent, winner, (challenger points, opponent points))
+GUILD_MATCHES = [
+    ("ann", "gus", "ann", (100, 10)),
+    ("ann", "gus", "ann", (100, 10)),
+    ("ben", "gus", "ben", (100, 10)),
+    ("ben", "gus", "ben", (100, 10)),
+    ("ben", "hal", "hal", (10, 100)),
+    ("cat", "gus", "cat", (100, 10)),
+    ("eve", "gus", "eve", (150, 10)),
+    ("fay", "gus", "fay", (100, 10)),
+    ("fay", "gus", "gus", (10, 100)),
+]
+
+
+@pytest.fixture
+async def ranked(store: SqliteStore) -> SqliteStore:
+    for user in ("ann", "ben", "cat", "eve", "fay", "gus"):  # hal never upserted
+        await store.upsert_player(user, user.title(), at(0))
+    for challenger, opponent, winner, points in GUILD_MATCHES:
+        await play(store, challenger, opponent, winner, points=points)
+    await play(store, "ann", "gus", "gus", guild="g2")  # another guild: ignored
+    await new_match(store, "gus", "ann")  # still playing: ignored
+    return store
+
+
+async def test_leaderboard_order_and_ties(ranked: SqliteStore) -> None:
+    rows, total = await ranked.leaderboard("g1", 50, 0)
+    assert total == 7
+    # won first (ben before eve), then win rate (ann before ben despite fewer points;
+    # fay before gus likewise), then points (eve before cat), then user id (cat before hal).
+    assert [r.user_id for r in rows] == ["ann", "ben", "eve", "cat", "hal", "fay", "gus"]
+    assert rows[0] == LeaderRow("ann", "Ann", played=2, won=2, lost=0, win_rate=1.0, points=200)
+    assert rows[1] == LeaderRow("ben", "Ben", 3, 2, 1, 2 / 3, 210)
+    assert rows[4] == LeaderRow("hal", None, 1, 1, 0, 1.0, 100)
+    assert rows[6] == LeaderRow("gus", "Gus", 8, 1, 7, 0.125, 170)
+
+
+async def test_leaderboard_pages(ranked: SqliteStore) -> None:
+    pages = [await ranked.leaderboard("g1", 3, offset) for offset in (0, 3, 6, 9)]
+    assert [[r.user_id for r in rows] for rows, _ in pages] == [
+        ["ann", "ben", "eve"],
+        ["cat", "hal", "fay"],
+        ["gus"],
+        [],
+    ]
+    assert {total for _, total in pages} == {7}
+    assert await ranked.leaderboard("nowhere", 10, 0) == ([], 0)
+    with pytest.raises(ValueError):
+        await ranked.leaderboard("g1", -1, 0)
+
+
+async def test_other_guild_is_separate(ranked: SqliteStore) -> None:
+    rows, total = await ranked.leaderboard("g2", 10, 0)
+    assert total == 2
+    assert [(r.user_id, r.won, r.played) for r in rows] == [("gus", 1, 1), ("ann", 0, 1)]
+
+
+async def test_player_stats(store: SqliteStore) -> None:
+    await store.upsert_player("alice", "Alice", at(0))
+    # alice is seat 0 here
+    await play(
+        store,
+        "alice",
+        "bob",
+        "alice",
+        hands=(("gin", 0), ("undercut", 1), ("knock", 0), ("void", None), ("big_gin", 0)),
+        points=(120, 30),
+    )
+    # and seat 1 here
+    await play(
+        store,
+        "bob",
+        "alice",
+        "bob",
+        hands=(("knock", 1), ("gin", 0), ("undercut", 0)),
+        points=(105, 25),
+    )
+    # hands of a match still in play, and of another guild, do not count
+    live = await new_match(store, "alice", "bob")
+    await store.record_move(move(live, 1, finished_hand=hand(live, 1, "gin", 0)))
+    await play(store, "alice", "bob", "alice", guild="g2", hands=(("gin", 0),))
+
+    alice = await store.player_stats("g1", "alice")
+    assert alice is not None
+    assert (alice.name, alice.played, alice.won, alice.lost, alice.win_rate) == (
+        "Alice",
+        2,
+        1,
+        1,
+        0.5,
+    )
+    assert (alice.hands_won, alice.gins, alice.big_gins, alice.undercuts, alice.knocks) == (
+        4,
+        1,
+        1,
+        0,
+        2,
+    )
+    assert alice.points == 145
+
+    bob = await store.player_stats("g1", "bob")
+    assert bob is not None
+    assert (bob.name, bob.played, bob.won, bob.lost, bob.points) == (None, 2, 1, 1, 135)
+    assert (bob.hands_won, bob.gins, bob.big_gins, bob.undercuts, bob.knocks) == (3, 1, 0, 2, 0)
+
+    assert await store.player_stats("g1", "carol") is None
+    assert await store.player_stats("g3", "alice") is None
