@@ -1,0 +1,144 @@
+"""The table service with a real SQLite store: challenges, moves, locks and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.gin.errors import IllegalMove
+from bot.gin.hand import ActionKind
+from bot.gin.match import Player
+from bot.gin.settings import Settings
+from bot.store import SqliteStore
+from bot.tables import Status, Table, TableError, TableService
+from tests.gin.players import choose
+
+ALICE, BOB, CAROL = Player("1", "Alice"), Player("2", "Bob"), Player("3", "Carol")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    store = SqliteStore(tmp_path / "gin.sqlite3")
+    await store.open()
+    yield TableService(store)
+    await store.close()
+
+
+async def started(service: TableService, channel: str = "100") -> Table:
+    table = await service.challenge("9", channel, ALICE, BOB, Settings())
+    await service.accept(table, BOB.id)
+    return table
+
+
+async def test_challenge_refusals(service: TableService) -> None:
+    with pytest.raises(TableError, match="can't challenge yourself"):
+        await service.challenge("9", "100", ALICE, ALICE, Settings())
+    with pytest.raises(TableError, match="Bots can't play"):
+        await service.challenge("9", "100", ALICE, BOB, Settings(), opponent_is_bot=True)
+    table = await service.challenge("9", "100", ALICE, BOB, Settings())
+    with pytest.raises(TableError, match="already has an open challenge"):
+        await service.challenge("9", "100", CAROL, BOB, Settings())
+    with pytest.raises(TableError, match="Only Bob can accept"):
+        await service.accept(table, CAROL.id)
+    with pytest.raises(TableError, match="your own challenge"):
+        await service.accept(table, ALICE.id)
+    with pytest.raises(TableError, match="hasn't accepted"):
+        await service.play(table, ALICE.id, ActionKind.PASS)
+    await service.decline(table, BOB.id)
+    assert service.in_channel("100") is None
+    again = await service.challenge("9", "100", CAROL, BOB, Settings())
+    assert again.status is Status.CHALLENGE
+
+
+async def test_moves_are_checked_committed_and_counted(service: TableService) -> None:
+    table = await started(service)
+    match = table.match
+    assert match is not None
+    first = match.hand.turn
+    other = 1 - first
+    with pytest.raises(IllegalMove, match="turn"):
+        await service.play(table, table.players[other].id, ActionKind.PASS)
+    with pytest.raises(TableError, match="not playing at this table"):
+        await service.play(table, CAROL.id, ActionKind.PASS)
+    outcome = await service.play(table, table.players[first].id, ActionKind.PASS)
+    assert outcome.move_count == 1 == table.move_count
+    moves = await service.store.moves(table.id)
+    assert [m.action["kind"] for m in moves] == ["pass"]
+    stored = await service.store.get_table(table.id)
+    assert stored is not None and stored.state == match.to_dict()
+
+
+async def test_stale_buttons_and_double_clicks_apply_once(service: TableService) -> None:
+    table = await started(service)
+    assert table.match is not None
+    player = table.players[table.match.hand.turn].id
+    results = await asyncio.gather(
+        service.play(table, player, ActionKind.PASS, expected_move=0),
+        service.play(table, player, ActionKind.PASS, expected_move=0),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and "out of date" in str(errors[0])
+    assert table.move_count == 1
+    assert len(await service.store.moves(table.id)) == 1
+
+
+async def test_a_whole_match_is_recorded_and_survives_a_restart(
+    service: TableService, tmp_path: Path
+) -> None:
+    import random
+
+    table = await started(service)
+    rng = random.Random(5)
+    match = table.match
+    assert match is not None
+    for _ in range(40):
+        action = choose(match.hand, "knocker", rng)
+        await service.play(table, table.players[action.seat].id, action.kind, action.card)
+    # Restart: a new service on the same database file sees the same table and state.
+    store2 = SqliteStore(tmp_path / "gin.sqlite3")
+    await store2.open()
+    service2 = TableService(store2)
+    (loaded,) = await service2.load()
+    assert loaded.match == match and loaded.move_count == table.move_count == 40
+    assert loaded.players == table.players
+    while loaded.match is not None and not loaded.match.is_over:
+        action = choose(loaded.match.hand, "knocker", rng)
+        await service2.play(loaded, loaded.players[action.seat].id, action.kind, action.card)
+    assert loaded.status is Status.FINISHED and service2.in_channel("100") is None
+    rows, total = await store2.leaderboard("9", 10, 0)
+    assert total == 2 and rows[0].won == 1 and rows[1].won == 0
+    await store2.close()
+
+
+async def test_resign_records_the_result(service: TableService) -> None:
+    table = await started(service)
+    result = await service.resign(table, ALICE.id)
+    assert result.winner == 1
+    stats = await service.store.player_stats("9", BOB.id)
+    assert stats is not None and stats.won == 1
+    with pytest.raises(TableError, match="no game in this channel"):
+        service.require_table("100")
+
+
+async def test_twenty_tables_at_once_do_not_interfere(service: TableService) -> None:
+    import random
+
+    tables = [await started(service, channel=str(200 + i)) for i in range(20)]
+
+    async def play(table: Table, seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(30):
+            match = table.match
+            if match is None or match.is_over:
+                break
+            action = choose(match.hand, "hunter", rng)
+            await service.play(table, table.players[action.seat].id, action.kind, action.card)
+
+    await asyncio.gather(*(play(t, i) for i, t in enumerate(tables)))
+    for table in tables:
+        rows = await service.store.moves(table.id)
+        assert len(rows) == table.move_count == 30 or table.status is Status.FINISHED
