@@ -1,0 +1,52 @@
+"""Errors: the JSON errors the fake answers with, and the ones the driving API raises in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """An error answer in Discord's JSON shape; raised inside handlers, turned into a response."""
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: list[str] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}" + (f" {errors}" if errors else ""))
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors or []
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = {"_errors": [{"code": "INVALID", "message": e} for e in self.errors]}
+        return body
+
+
+def unknown(kind: str, code: int) -> ApiError:
+    return ApiError(404, code, f"Unknown {kind}")
+
+
+def invalid_form(errors: list[str]) -> ApiError:
+    return ApiError(400, 50035, "Invalid Form Body", errors)
+
+
+class FakeDiscordError(AssertionError):
+    """Base for errors the driving API raises: an AssertionError so pytest shows it plainly."""
+
+
+class InteractionTimeout(FakeDiscordError):
+    """The bot did not answer an interaction (or a wait did not come true) in time."""
+
+
+class InteractionFailed(FakeDiscordError):
+    """The bot answered an interaction in a way Discord would have rejected."""
+
+
+class ComponentError(FakeDiscordError):
+    """A test tried to use a component a real user could not use (missing, disabled, wrong kind)."""
+
+
+class CommandError(FakeDiscordError):
+    """A slash command or its options do not match what the bot registered."""

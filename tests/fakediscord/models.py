@@ -1,0 +1,371 @@
+"""The fake's world: users, guilds, channels, members and messages with their full history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .snowflake import iso_time
+
+Payload = dict[str, Any]
+
+# Permission bits used by the fake's defaults (the values Discord documents).
+PERM_VIEW_CHANNEL = 1 << 10
+PERM_SEND_MESSAGES = 1 << 11
+PERM_EMBED_LINKS = 1 << 14
+PERM_ATTACH_FILES = 1 << 15
+PERM_READ_MESSAGE_HISTORY = 1 << 16
+PERM_ADD_REACTIONS = 1 << 6
+PERM_USE_EXTERNAL_EMOJIS = 1 << 18
+PERM_USE_APPLICATION_COMMANDS = 1 << 31
+PERM_ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 51) - 1
+EVERYONE_PERMISSIONS = (
+    PERM_VIEW_CHANNEL
+    | PERM_SEND_MESSAGES
+    | PERM_EMBED_LINKS
+    | PERM_ATTACH_FILES
+    | PERM_READ_MESSAGE_HISTORY
+    | PERM_ADD_REACTIONS
+    | PERM_USE_EXTERNAL_EMOJIS
+    | PERM_USE_APPLICATION_COMMANDS
+)
+
+CHANNEL_TEXT = 0
+CHANNEL_DM = 1
+
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_COMPONENTS_V2 = 1 << 15
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+
+    def payload(self) -> Payload:
+        return {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> Payload:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Channel:
+    id: int
+    type: int
+    name: str | None = None
+    guild_id: int | None = None
+    recipient: User | None = None
+    position: int = 0
+    last_message_id: int | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == CHANNEL_DM
+
+    def payload(self, me: User | None = None) -> Payload:
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": CHANNEL_DM,
+                "last_message_id": _opt_str(self.last_message_id),
+                "recipients": [self.recipient.payload()],
+                "flags": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": _opt_str(self.last_message_id),
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Member:
+    user: User
+    guild_id: int
+    role_ids: list[int]
+    permissions: int
+    joined_at: str
+    nick: str | None = None
+
+    def payload(self, *, with_user: bool = True, with_permissions: bool = False) -> Payload:
+        data: Payload = {
+            "roles": [str(r) for r in self.role_ids],
+            "nick": self.nick,
+            "avatar": None,
+            "banner": None,
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        if with_permissions:
+            data["permissions"] = str(self.permissions)
+        return data
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[self.id]
+
+    def base_payload(self) -> Payload:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "region": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+        }
+
+    def create_payload(self, joined_at: str) -> Payload:
+        """The GUILD_CREATE shape: everything the client caches about a guild."""
+        data = self.base_payload()
+        data.update(
+            {
+                "joined_at": joined_at,
+                "large": False,
+                "unavailable": False,
+                "member_count": len(self.members),
+                "members": [m.payload() for m in self.members.values()],
+                "channels": [c.payload() for c in self.channels.values()],
+                "threads": [],
+                "presences": [],
+                "voice_states": [],
+                "stage_instances": [],
+                "guild_scheduled_events": [],
+                "soundboard_sounds": [],
+            }
+        )
+        return data
+
+
+@dataclass(eq=False)
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+    url: str
+    content_type: str | None = None
+    description: str | None = None
+
+    def payload(self) -> Payload:
+        data: Payload = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+        }
+        if self.content_type:
+            data["content_type"] = self.content_type
+        if self.description:
+            data["description"] = self.description
+        return data
+
+
+@dataclass(eq=False)
+class Message:
+    """One message and every version of it, oldest first; `payload` is what clients see now."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    versions: list[Payload]
+    interaction_id: int | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+    deleted: bool = False
+
+    @property
+    def payload(self) -> Payload:
+        return self.versions[-1]
+
+    @property
+    def content(self) -> str:
+        return str(self.payload.get("content") or "")
+
+    @property
+    def embeds(self) -> list[Payload]:
+        return list(self.payload.get("embeds") or [])
+
+    @property
+    def components(self) -> list[Payload]:
+        return list(self.payload.get("components") or [])
+
+    @property
+    def flags(self) -> int:
+        return int(self.payload.get("flags") or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & FLAG_LOADING)
+
+    @property
+    def edited(self) -> bool:
+        return len(self.versions) > 1
+
+    @property
+    def text(self) -> str:
+        return payload_text(self.payload)
+
+    @property
+    def history(self) -> list[Payload]:
+        return list(self.versions)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
+
+    def find_component(self, custom_id: str) -> Payload | None:
+        for component in iter_components(self.components):
+            if component.get("custom_id") == custom_id:
+                return component
+        return None
+
+    def __repr__(self) -> str:
+        return (
+            f"<Message id={self.id} channel={self.channel_id} author={self.author.username!r}"
+            f" versions={len(self.versions)} text={self.text[:60]!r}>"
+        )
+
+
+def iter_components(components: list[Payload]) -> list[Payload]:
+    """Flattens rows, containers, sections and labels into a list of leaf and inner components."""
+    found: list[Payload] = []
+    stack = list(reversed(components))
+    while stack:
+        component = stack.pop()
+        found.append(component)
+        children: list[Payload] = list(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            children.append(component["component"])
+        if isinstance(component.get("accessory"), dict):
+            children.append(component["accessory"])
+        stack.extend(reversed(children))
+    return found
+
+
+def embed_text(embed: Payload) -> list[str]:
+    parts: list[str] = []
+    author = embed.get("author") or {}
+    for value in (author.get("name"), embed.get("title"), embed.get("description")):
+        if value:
+            parts.append(str(value))
+    for fld in embed.get("fields") or []:
+        parts.append(f"{fld.get('name', '')}: {fld.get('value', '')}")
+    footer = embed.get("footer") or {}
+    if footer.get("text"):
+        parts.append(str(footer["text"]))
+    return parts
+
+
+def payload_text(payload: Payload) -> str:
+    """Readable text of a message: content, embeds and Components V2 text displays."""
+    parts: list[str] = []
+    if payload.get("content"):
+        parts.append(str(payload["content"]))
+    for embed in payload.get("embeds") or []:
+        parts.extend(embed_text(embed))
+    for component in iter_components(list(payload.get("components") or [])):
+        if component.get("type") == 10 and component.get("content"):
+            parts.append(str(component["content"]))
+    return "\n".join(parts)
+
+
+def member_joined_at(snowflake: int) -> str:
+    return iso_time(snowflake)
+
+
+def _opt_str(value: int | None) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,352 @@
+"""The REST routes discord.py calls, served by aiohttp."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .errors import ApiError, unknown
+from .store import UploadedFile
+
+if TYPE_CHECKING:
+    from .interactions import InteractionRecord
+    from .server import FakeDiscord
+
+log = logging.getLogger("fakediscord.rest")
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """JSON with `Content-Type: application/json` exactly (discord.py reads others as text)."""
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+@dataclass
+class RateLimitRule:
+    """A planned 429 for requests whose method matches and whose path contains `path_part`."""
+
+    method: str
+    path_part: str
+    count: int
+    retry_after: float
+    is_global: bool
+
+    def matches(self, request: web.Request) -> bool:
+        return self.count > 0 and request.method == self.method and self.path_part in request.path
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """JSON bodies and multipart bodies (`payload_json` plus `files[n]`) alike."""
+    if request.content_type.startswith("multipart/"):
+        body: Any = {}
+        files: dict[int, UploadedFile] = {}
+        reader = await request.multipart()
+        async for part in reader:
+            name = getattr(part, "name", None) or ""
+            if name == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            elif name.startswith("files["):
+                data = await part.read(decode=False)  # type: ignore[union-attr]
+                content_type = part.headers.get("Content-Type") if part else None
+                filename = getattr(part, "filename", None) or f"file{len(files)}"
+                files[int(name[6:-1])] = UploadedFile(filename, bytes(data), content_type)
+        return body, [files[i] for i in sorted(files)]
+    raw = await request.read()
+    return (json.loads(raw) if raw else {}), []
+
+
+class Rest:
+    """Route table plus middleware for auth, planned 429s and loud 404s for unknown routes."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.store = fake.store
+        self.rate_limits: list[RateLimitRule] = []
+
+    def build_app(self) -> web.Application:
+        app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway_bot),
+            ("PUT", "/applications/{app_id}/commands", self.put_commands),
+            ("GET", "/applications/{app_id}/commands", self.get_commands),
+            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            ("GET", "/channels/{channel_id}/messages", self.list_messages),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self.get_roles),
+            ("GET", "/guilds/{guild_id}/members", self.list_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.callback),
+            ("POST", "/webhooks/{app_id}/{token}", self.followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_get),
+            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_edit),
+            ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_delete),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, API + path, handler)
+        app.router.add_get("/gateway", self.fake.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
+        app.router.add_route("*", "/{tail:.*}", self.unknown_route)
+        return app
+
+    # -- middleware ----------------------------------------------------------------------------
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = request.path
+        try:
+            for rule in self.rate_limits:
+                if rule.matches(request):
+                    rule.count -= 1
+                    return self._rate_limited(rule)
+            needs_auth = path.startswith(API) and not path.startswith(
+                (f"{API}/interactions/", f"{API}/webhooks/")
+            )
+            if needs_auth and not self._authorized(request):
+                raise ApiError(401, 0, "401: Unauthorized")
+            return await handler(request)
+        except ApiError as exc:
+            self.fake.record_error(request.method, path, exc.status, exc.body())
+            return json_response(exc.body(), exc.status)
+
+    def _authorized(self, request: web.Request) -> bool:
+        token = self.fake.token
+        return token is None or request.headers.get("Authorization") == f"Bot {token}"
+
+    def _rate_limited(self, rule: RateLimitRule) -> web.Response:
+        body = {"message": "You are being rate limited.", "retry_after": rule.retry_after}
+        body["global"] = rule.is_global
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(rule.retry_after))),
+            "X-RateLimit-Scope": "global" if rule.is_global else "user",
+        }
+        if rule.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        return json_response(body, 429, headers)
+
+    async def unknown_route(self, request: web.Request) -> web.Response:
+        self.fake.unknown_routes.append(f"{request.method} {request.path_qs}")
+        log.error("fake discord has no route for %s %s", request.method, request.path_qs)
+        message = f"404: Not Found (the fake has no route for {request.method} {request.path})"
+        raise ApiError(404, 0, message)
+
+    # -- users, application, gateway -----------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        me = self.fake.bot.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}
+        return json_response(me)
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        return json_response(self.store.user(_int(request, "user_id")).payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        return json_response(self.fake.application_payload())
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.fake.gateway_url})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response(
+            {"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit}
+        )
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await read_body(request)
+        user = self.store.user(int(body.get("recipient_id") or 0))
+        return json_response(self.store.dm_channel(user).payload())
+
+    # -- application commands ------------------------------------------------------------------
+
+    def _scope(self, request: web.Request) -> int | None:
+        if _int(request, "app_id") != self.fake.app_id:
+            raise unknown("Application", 10002)
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is None:
+            return None
+        self.store.guild(int(guild_id))
+        return int(guild_id)
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        body, _ = await read_body(request)
+        stored = self.fake.commands.overwrite(
+            scope, self.fake.app_id, list(body), self.store.ids.next
+        )
+        self.store.notify()
+        return json_response(stored)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.fake.commands.list(self._scope(request)))
+
+    # -- channels and messages -----------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.store.channel(_int(request, "channel_id")).payload())
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self.store.channel(_int(request, "channel_id"))
+        return no_content()
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self.store.channel(_int(request, "channel_id"))
+        messages = self.store.visible_messages(channel.id)
+        query = request.query
+        limit = min(int(query.get("limit", 50)), 100)
+        if "before" in query:
+            messages = [m for m in messages if m.id < int(query["before"])]
+        if "after" in query:
+            messages = [m for m in messages if m.id > int(query["after"])][:limit]
+        if "around" in query:
+            around = int(query["around"])
+            older = [m for m in messages if m.id <= around][-(limit // 2 + 1) :]
+            newer = [m for m in messages if m.id > around][: limit - len(older)]
+            messages = older + newer
+        newest_first = list(reversed(messages))[:limit]
+        return json_response([m.payload for m in newest_first])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self.store.channel(_int(request, "channel_id"))
+        if channel.recipient is not None and channel.recipient.id in self.store.closed_dms:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        body, files = await read_body(request)
+        message = self.store.create_message(channel, self.fake.bot, body, files)
+        return json_response(message.payload)
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        message = self.store.channel_message(
+            _int(request, "channel_id"), _int(request, "message_id")
+        )
+        return json_response(message.payload)
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message = self.store.channel_message(
+            _int(request, "channel_id"), _int(request, "message_id")
+        )
+        if message.author.id != self.fake.bot.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        body, files = await read_body(request)
+        return json_response(self.store.edit_message(message, body, files).payload)
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message = self.store.channel_message(
+            _int(request, "channel_id"), _int(request, "message_id")
+        )
+        self.store.delete_message(message)
+        return no_content()
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        attachment = self.store.attachments.get(_int(request, "attachment_id"))
+        if attachment is None:
+            raise unknown("Attachment", 10008)
+        content_type = attachment.content_type or "application/octet-stream"
+        return web.Response(body=attachment.data, headers={"Content-Type": content_type})
+
+    # -- guilds --------------------------------------------------------------------------------
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        guild = self.store.guild(_int(request, "guild_id"))
+        data = guild.base_payload()
+        data["approximate_member_count"] = len(guild.members)
+        data["approximate_presence_count"] = 0
+        return json_response(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self.store.guild(_int(request, "guild_id"))
+        return json_response([c.payload() for c in guild.channels.values()])
+
+    async def get_roles(self, request: web.Request) -> web.Response:
+        guild = self.store.guild(_int(request, "guild_id"))
+        return json_response([r.payload() for r in guild.roles.values()])
+
+    async def list_members(self, request: web.Request) -> web.Response:
+        guild = self.store.guild(_int(request, "guild_id"))
+        limit = int(request.query.get("limit", 1))
+        after = int(request.query.get("after", 0))
+        members = [m for uid, m in sorted(guild.members.items()) if uid > after][:limit]
+        return json_response([m.payload() for m in members])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        member = self.store.member(_int(request, "guild_id"), _int(request, "user_id"))
+        return json_response(member.payload())
+
+    # -- interactions and their webhooks --------------------------------------------------------
+
+    def _record_by_id(self, request: web.Request) -> InteractionRecord:
+        record = self.fake.interactions.get(_int(request, "interaction_id"))
+        if record is None or record.token != request.match_info["token"]:
+            raise unknown("interaction", 10062)
+        return record
+
+    def _record_by_token(self, request: web.Request) -> InteractionRecord:
+        record = self.fake.interactions_by_token.get(request.match_info["token"])
+        if record is None or _int(request, "app_id") != self.fake.app_id:
+            raise unknown("Webhook", 10015)
+        return record
+
+    async def callback(self, request: web.Request) -> web.Response:
+        record = self._record_by_id(request)
+        body, files = await read_body(request)
+        answer = self.fake.responder.callback(record, body, files)
+        if request.query.get("with_response") in ("1", "true", "True"):
+            return json_response(answer)
+        return no_content()
+
+    async def followup(self, request: web.Request) -> web.Response:
+        record = self._record_by_token(request)
+        body, files = await read_body(request)
+        message = self.fake.responder.followup(record, body, files)
+        if request.query.get("wait") in ("1", "true", "True"):
+            return json_response(message.payload)
+        return no_content()
+
+    async def webhook_get(self, request: web.Request) -> web.Response:
+        record = self._record_by_token(request)
+        message = self.fake.responder.get(record, request.match_info["message_id"])
+        return json_response(message.payload)
+
+    async def webhook_edit(self, request: web.Request) -> web.Response:
+        record = self._record_by_token(request)
+        body, files = await read_body(request)
+        message = self.fake.responder.edit(record, request.match_info["message_id"], body, files)
+        return json_response(message.payload)
+
+    async def webhook_delete(self, request: web.Request) -> web.Response:
+        record = self._record_by_token(request)
+        self.fake.responder.delete(record, request.match_info["message_id"])
+        return no_content()
+
+
+def _int(request: web.Request, key: str) -> int:
+    try:
+        return int(request.match_info[key])
+    except ValueError:
+        raise ApiError(404, 0, f"404: Not Found ({key} is not a snowflake)") from None

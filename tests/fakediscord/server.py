@@ -1,0 +1,590 @@
+"""FakeDiscord: the server, the world it holds, and the API tests use to act as Discord users."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from .callbacks import Responder
+from .commands import CommandRegistry, Resolver, build_command_data
+from .errors import ComponentError, FakeDiscordError
+from .gateway import Gateway
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    InteractionRecord,
+    InteractionResult,
+    describe_wait_failure,
+)
+from .models import (
+    ALL_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    Payload,
+    Role,
+    User,
+    member_joined_at,
+)
+from .rest import RateLimitRule, Rest
+from .store import Store
+
+log = logging.getLogger("fakediscord")
+T = TypeVar("T")
+
+BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+class FakeDiscord:
+    """An in-process Discord (REST + gateway) on 127.0.0.1 for one bot application."""
+
+    def __init__(
+        self,
+        *,
+        app_id: int | None = None,
+        bot_name: str = "FakeBot",
+        token: str | None = None,
+        interaction_deadline: float | None = 3.0,
+        heartbeat_interval: float = 41.25,
+    ) -> None:
+        self.store = Store()
+        self.app_id = app_id or self.store.ids.next()
+        self.bot = User(self.app_id, bot_name, None, bot=True)
+        self.store.users[self.bot.id] = self.bot
+        self.owner = self.store.add_user("app-owner")
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.commands = CommandRegistry()
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.errors: list[tuple[str, str, int, Payload]] = []
+        self.unknown_routes: list[str] = []
+        self.port = 0
+        self.gateway = Gateway(
+            self.store,
+            self.bot,
+            self.app_id,
+            token,
+            lambda: self.gateway_url,
+            int(heartbeat_interval * 1000),
+        )
+        self.store.sinks.append(self.gateway.broadcast)
+        self.responder = Responder(self)
+        self.rest = Rest(self)
+        self._runner: web.AppRunner | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        self._runner = web.AppRunner(self.rest.build_app(), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        self.store.cdn_root = self.root_url
+        log.info("fake discord listening on %s", self.root_url)
+        return self
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def http_base(self) -> str:
+        return f"{self.root_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Environment variables for a bot subprocess run through `bootstrap`."""
+        return {"FAKE_DISCORD_HTTP": self.http_base, "FAKE_DISCORD_GATEWAY": self.gateway_url}
+
+    def application_payload(self) -> Payload:
+        return {
+            "id": str(self.app_id),
+            "name": self.bot.username,
+            "icon": None,
+            "description": "",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+            "summary": "",
+            "bot": self.bot.payload(),
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+        }
+
+    def record_error(self, method: str, path: str, status: int, body: Payload) -> None:
+        self.errors.append((method, path, status, body))
+        log.warning("fake discord answered %s %s with %s %s", method, path, status, body)
+
+    # -- building the world ---------------------------------------------------------------------
+
+    def add_user(self, name: str, bot: bool = False, *, global_name: str | None = None) -> User:
+        return self.store.add_user(name, bot=bot, global_name=global_name)
+
+    def add_guild(self, name: str, owner: User) -> Guild:
+        """A guild with an @everyone role, its owner and the bot as members."""
+        guild_id = self.store.ids.next()
+        guild = Guild(guild_id, name, owner.id)
+        guild.roles[guild_id] = Role(guild_id, "@everyone", EVERYONE_PERMISSIONS)
+        self.store.guilds[guild_id] = guild
+        self._join(guild, owner, ALL_PERMISSIONS)
+        self._join(guild, self.bot, ALL_PERMISSIONS)
+        self.store.emit("GUILD_CREATE", self.gateway.guild_create(guild_id), guild_id)
+        self.store.notify()
+        return guild
+
+    def add_channel(self, guild: Guild, name: str) -> Channel:
+        channel = self.store.add_text_channel(guild, name)
+        self.store.emit("CHANNEL_CREATE", channel.payload(), guild.id)
+        self.store.notify()
+        return channel
+
+    def add_member(self, guild: Guild, user: User, permissions: int | None = None) -> Member:
+        """Adds `user` to `guild`; `permissions` is what interactions report for them."""
+        member = self._join(
+            guild, user, EVERYONE_PERMISSIONS if permissions is None else permissions
+        )
+        self.store.emit(
+            "GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(guild.id)}, guild.id
+        )
+        self.store.notify()
+        return member
+
+    def _join(self, guild: Guild, user: User, permissions: int) -> Member:
+        roles: list[int] = []
+        if permissions != EVERYONE_PERMISSIONS:
+            role = Role(self.store.ids.next(), f"perms-{user.username}", permissions, position=1)
+            guild.roles[role.id] = role
+            roles.append(role.id)
+        member = Member(user, guild.id, roles, permissions, member_joined_at(self.store.ids.next()))
+        guild.members[user.id] = member
+        return member
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between the bot and `user` (created on first use, like Discord)."""
+        return self.store.dm_channel(user)
+
+    def close_dms(self, user: User | int) -> None:
+        """The bot's messages to this user's DMs now fail with 403 / 50007."""
+        self.store.closed_dms.add(_id(user))
+
+    def open_dms(self, user: User | int) -> None:
+        self.store.closed_dms.discard(_id(user))
+
+    def inject_rate_limit(
+        self,
+        method: str,
+        path_part: str,
+        *,
+        count: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> RateLimitRule:
+        """The next `count` matching requests get a 429 (with `Via` and `retry_after`)."""
+        rule = RateLimitRule(method.upper(), path_part, count, retry_after, is_global)
+        self.rest.rate_limits.append(rule)
+        return rule
+
+    async def disconnect_bot(self, *, resumable: bool = True) -> None:
+        """Drops the bot's websockets; it RESUMEs, or re-IDENTIFYs if not `resumable`."""
+        await self.gateway.disconnect_all(code=4000, forget_sessions=not resumable)
+
+    # -- reading state --------------------------------------------------------------------------
+
+    def message(self, message_id: int) -> Message:
+        """Any message by id, including deleted and ephemeral ones."""
+        try:
+            return self.store.messages[message_id]
+        except KeyError:
+            raise FakeDiscordError(f"no message {message_id} in the fake") from None
+
+    def channel_messages(self, channel: Channel | int) -> list[Message]:
+        """Current non-deleted, non-ephemeral messages of a channel, oldest first."""
+        return self.store.visible_messages(_id(channel))
+
+    def last_message(self, channel: Channel | int) -> Message | None:
+        messages = self.channel_messages(channel)
+        return messages[-1] if messages else None
+
+    def dm_messages(self, user: User | int) -> list[Message]:
+        """Current messages the bot has in its DM with `user` (responses included), oldest first."""
+        channel = self.store.dm_by_user.get(_id(user))
+        if channel is None:
+            return []
+        return [
+            self.store.messages[i]
+            for i in self.store.channel_messages[channel.id]
+            if not self.store.messages[i].deleted
+            and self.store.messages[i].author.id == self.bot.id
+        ]
+
+    def all_channel_payloads(self) -> list[Payload]:
+        """Every version of every non-ephemeral message ever shown in a guild channel."""
+        return [
+            version
+            for message in self.store.messages.values()
+            if message.guild_id is not None and not message.ephemeral
+            for version in message.versions
+        ]
+
+    def latencies(self) -> list[float]:
+        """Dispatch-to-callback seconds of every answered interaction, in dispatch order."""
+        return [r.latency for r in self.interactions.values() if r.latency is not None]
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = ""
+    ) -> T:
+        """Waits until `predicate()` is truthy, re-checked on every change; returns its value."""
+        return await self.store.wait_for(predicate, timeout, what or repr(predicate))
+
+    async def wait_until_connected(self, timeout: float = 10.0) -> None:
+        """Waits for a bot session that has identified (or resumed) and is still connected."""
+        await self.store.wait_for(
+            lambda: self.gateway.session_for(None) is not None, timeout, "the bot to connect"
+        )
+
+    async def wait_for_command(
+        self, name: str, guild: Guild | None = None, timeout: float = 10.0
+    ) -> Payload:
+        guild_id = guild.id if guild else None
+        return await self.store.wait_for(
+            lambda: self.commands.find(name, guild_id), timeout, f"command /{name} to be synced"
+        )
+
+    # -- acting as users --------------------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        values: dict[str, Any] | None = None,
+        /,
+        *,
+        timeout: float = 10.0,
+        **options: Any,
+    ) -> InteractionResult:
+        """Runs `/command sub ...` as `user` in `channel`; returns once the bot answered.
+
+        Options go as keywords; an option named like a keyword of this method (`timeout`)
+        can be given in the positional `values` dict instead.
+        """
+        options = {**(values or {}), **options}
+        data, label = await self._command_data(user, channel, command, options, None, timeout)
+        record = self._new_record(APPLICATION_COMMAND, user, channel, data, label)
+        return await self._dispatch(record, timeout)
+
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        values: dict[str, Any] | None = None,
+        /,
+        *,
+        focused: str,
+        value: Any = "",
+        timeout: float = 10.0,
+        **options: Any,
+    ) -> list[Payload]:
+        """Types `value` into option `focused`; returns the bot's choices ({name, value} dicts).
+
+        Other options already filled in go as keywords (or in the positional `values` dict).
+        """
+        options = {**(values or {}), **options, focused: value}
+        data, label = await self._command_data(user, channel, command, options, focused, timeout)
+        record = self._new_record(
+            AUTOCOMPLETE, user, channel, data, f"{label} (autocomplete {focused})"
+        )
+        return (await self._dispatch(record, timeout)).choices
+
+    async def click(
+        self, user: User, message: Message | int, custom_id: str, *, timeout: float = 10.0
+    ) -> InteractionResult:
+        """Clicks the button `custom_id` on `message` as `user`."""
+        msg, component = self._component(user, message, custom_id, (BUTTON,))
+        if component.get("style") in (5, 6):
+            raise ComponentError(
+                f"button {custom_id!r} is a link/premium button: it sends no interaction"
+            )
+        data = {"custom_id": custom_id, "component_type": BUTTON}
+        return await self._component_interaction(user, msg, data, f"click {custom_id!r}", timeout)
+
+    async def select(
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str,
+        values: list[Any],
+        *,
+        timeout: float = 10.0,
+    ) -> InteractionResult:
+        """Picks `values` in the select menu `custom_id` (strings, or users/channels/roles)."""
+        msg, component = self._component(user, message, custom_id, SELECT_TYPES)
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ComponentError(
+                f"select {custom_id!r} takes {low}..{high} values, got {len(values)}"
+            )
+        kind = component["type"]
+        data: Payload = {"custom_id": custom_id, "component_type": kind}
+        if kind == STRING_SELECT:
+            allowed = [o["value"] for o in component.get("options") or []]
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise ComponentError(
+                    f"select {custom_id!r} has no options {bad} (options: {allowed})"
+                )
+            data["values"] = list(values)
+        else:
+            data.update(self._resolved_select(msg, values))
+        return await self._component_interaction(user, msg, data, f"select {custom_id!r}", timeout)
+
+    async def submit_modal(
+        self,
+        user: User,
+        opened_by: InteractionResult,
+        values: dict[str, Any],
+        *,
+        timeout: float = 10.0,
+    ) -> InteractionResult:
+        """Fills in and submits the modal that `opened_by` answered with (callback type 9)."""
+        modal = opened_by.modal
+        if modal is None:
+            raise ComponentError(f"{opened_by.record.label} did not open a modal")
+        remaining = dict(values)
+        components = [_modal_answer(c, remaining) for c in modal.get("components") or []]
+        if remaining:
+            raise ComponentError(f"modal {modal['custom_id']!r} has no inputs {sorted(remaining)}")
+        data = {"custom_id": modal["custom_id"], "components": [c for c in components if c]}
+        source = opened_by.record.source_message_id
+        message = self.store.messages.get(source) if source is not None else None
+        channel = opened_by.record.channel
+        record = self._new_record(
+            MODAL_SUBMIT, user, channel, data, f"modal {modal['custom_id']!r}", message
+        )
+        return await self._dispatch(record, timeout)
+
+    async def post_message(self, user: User, channel: Channel, content: str) -> Message:
+        """A user writes a plain message (dispatched to the bot as MESSAGE_CREATE)."""
+        return self.store.create_message(channel, user, {"content": content})
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    async def _command_data(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any],
+        focused: str | None,
+        timeout: float,
+    ) -> tuple[Payload, str]:
+        name, *path = command.strip().lstrip("/").split()
+        label = "/" + " ".join([name, *path])
+        guild = self.store.guilds.get(channel.guild_id) if channel.guild_id else None
+        guild_id = guild.id if guild else None
+        registered = await self.store.wait_for(
+            lambda: self.commands.find(name, guild_id),
+            timeout,
+            f"command /{name} to be synced for {'guild ' + guild.name if guild else 'DMs'}",
+        )
+        resolver = Resolver(guild)
+        world = (self.store.users, self.store.channels)
+        data = build_command_data(registered, path, options, resolver, world, focused=focused)
+        if registered.get("guild_id"):
+            data["guild_id"] = registered["guild_id"]
+        return data, label
+
+    def _component(
+        self, user: User, message: Message | int, custom_id: str, kinds: tuple[int, ...]
+    ) -> tuple[Message, Payload]:
+        msg = self.store.messages.get(_id(message))
+        if msg is None or msg.deleted:
+            raise ComponentError(f"message {_id(message)} does not exist (or was deleted)")
+        component = msg.find_component(custom_id)
+        if component is None:
+            raise ComponentError(
+                f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids()}"
+            )
+        if component["type"] not in kinds:
+            raise ComponentError(
+                f"component {custom_id!r} has type {component['type']}, not {kinds}"
+            )
+        if component.get("disabled"):
+            raise ComponentError(f"component {custom_id!r} on message {msg.id} is disabled")
+        self._check_can_see(user, msg)
+        return msg, component
+
+    def _check_can_see(self, user: User, message: Message) -> None:
+        channel = self.store.channels[message.channel_id]
+        if channel.recipient is not None and channel.recipient.id != user.id:
+            raise ComponentError(f"{user.username} cannot see a DM of {channel.recipient.username}")
+        if message.ephemeral and message.interaction_id is not None:
+            owner = self.interactions[message.interaction_id].user
+            if owner.id != user.id:
+                raise ComponentError(
+                    f"{user.username} cannot see an ephemeral message shown to {owner.username}"
+                )
+
+    def _resolved_select(self, message: Message, values: list[Any]) -> Payload:
+        guild = self.store.guilds.get(message.guild_id) if message.guild_id else None
+        resolver = Resolver(guild)
+        ids = []
+        for value in values:
+            if isinstance(value, Channel):
+                ids.append(resolver.channel(value, self.store.channels))
+            elif isinstance(value, Role):
+                ids.append(resolver.role(value))
+            else:
+                ids.append(resolver.user(value, self.store.users))
+        return {"values": ids, "resolved": resolver.data}
+
+    async def _component_interaction(
+        self, user: User, message: Message, data: Payload, label: str, timeout: float
+    ) -> InteractionResult:
+        channel = self.store.channels[message.channel_id]
+        record = self._new_record(MESSAGE_COMPONENT, user, channel, data, label, message)
+        return await self._dispatch(record, timeout)
+
+    def _new_record(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: Payload,
+        label: str,
+        message: Message | None = None,
+    ) -> InteractionRecord:
+        interaction_id = self.store.ids.next()
+        token = secrets.token_urlsafe(48)
+        payload: Payload = {
+            "id": str(interaction_id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "channel_id": str(channel.id),
+        }
+        if channel.guild_id is not None:
+            guild = self.store.guilds[channel.guild_id]
+            member = guild.members.get(user.id)
+            if member is None:
+                raise FakeDiscordError(f"{user.username} is not a member of guild {guild.name!r}")
+            me = guild.members[self.bot.id]
+            payload.update(
+                guild_id=str(guild.id),
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale="en-US",
+                member=member.payload(with_permissions=True),
+                app_permissions=str(me.permissions),
+                context=0,
+                authorizing_integration_owners={"0": str(guild.id)},
+                channel=channel.payload() | {"permissions": str(member.permissions)},
+            )
+        else:
+            if channel.recipient is None or channel.recipient.id != user.id:
+                raise FakeDiscordError(f"{user.username} cannot use the DM channel {channel.id}")
+            payload.update(
+                user=user.payload(),
+                app_permissions=str(ALL_PERMISSIONS),
+                context=1,
+                authorizing_integration_owners={"0": "0"},
+                channel=channel.payload(),
+            )
+        if message is not None:
+            payload["message"] = message.payload
+        record = InteractionRecord(
+            interaction_id, token, kind, user, channel, channel.guild_id, label, payload
+        )
+        record.source_message_id = message.id if message is not None else None
+        return record
+
+    async def _dispatch(self, record: InteractionRecord, timeout: float) -> InteractionResult:
+        started = time.perf_counter()
+        errors_before = len(self.errors)
+        self.interactions[record.id] = record
+        self.interactions_by_token[record.token] = record
+        session = await self.store.wait_for(
+            lambda: self.gateway.session_for(record.guild_id), timeout, "a connected bot session"
+        )
+
+        def sent() -> None:
+            record.dispatched_at = time.perf_counter()
+
+        session.dispatch("INTERACTION_CREATE", record.payload, sent)
+        remaining = timeout - (time.perf_counter() - started)
+        try:
+            await asyncio.wait_for(record.answered.wait(), max(remaining, 0.0))
+        except TimeoutError:
+            failure = describe_wait_failure(record, timeout)
+            recent = self.errors[errors_before:][-5:]
+            if recent:
+                failure.args = (f"{failure.args[0]}; meanwhile the fake answered errors: {recent}",)
+            raise failure from None
+        result = InteractionResult(record, self.store)
+        result.raise_errors()
+        return result
+
+
+def _id(value: Any) -> int:
+    return value if isinstance(value, int) else int(value.id)
+
+
+def _modal_answer(component: Payload, values: dict[str, Any]) -> Payload | None:
+    """The submitted shape of one modal component, taking its value out of `values`."""
+    kind = component.get("type")
+    if kind == 1:
+        children = [_modal_answer(c, values) for c in component.get("components") or []]
+        return {"type": 1, "components": [c for c in children if c]}
+    if kind == 18:
+        inner = _modal_answer(component["component"], values)
+        return {"type": 18, "component": inner} if inner else None
+    custom_id = component.get("custom_id")
+    if custom_id is None:
+        return None
+    if kind == TEXT_INPUT:
+        value = str(values.pop(custom_id, component.get("value") or ""))
+        if component.get("required", True) and not value:
+            raise ComponentError(f"modal input {custom_id!r} is required")
+        return {"type": TEXT_INPUT, "custom_id": custom_id, "value": value}
+    if kind in SELECT_TYPES:
+        return {"type": kind, "custom_id": custom_id, "values": list(values.pop(custom_id, []))}
+    return None

@@ -1,0 +1,344 @@
+"""State of the fake and the rules for creating, editing and deleting messages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .errors import ApiError, InteractionTimeout, invalid_form, unknown
+from .models import (
+    CHANNEL_DM,
+    CHANNEL_TEXT,
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    FLAG_SUPPRESS_EMBEDS,
+    Attachment,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    Payload,
+    User,
+)
+from .snowflake import SnowflakeFactory, iso_now, iso_time
+from .validation import message_errors
+
+T = TypeVar("T")
+EventSink = Callable[[str, Payload, int | None], None]
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+# Flags a bot may set when it creates a message (ephemeral, suppress embeds/notifications, V2).
+_CREATE_FLAGS = FLAG_EPHEMERAL | FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
+
+
+@dataclass
+class UploadedFile:
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+class Store:
+    """Everything the fake knows; every change wakes `wait_for` waiters."""
+
+    def __init__(self) -> None:
+        self.ids = SnowflakeFactory()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[int]] = {}
+        self.dm_by_user: dict[int, Channel] = {}
+        self.closed_dms: set[int] = set()
+        self.attachments: dict[int, Attachment] = {}
+        self.cdn_root = "http://127.0.0.1"
+        self.sinks: list[EventSink] = []
+        self._changed = asyncio.Event()
+
+    # -- change notification -------------------------------------------------------------
+
+    def notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float, describe: Callable[[], str] | str
+    ) -> T:
+        """Waits until `predicate()` is truthy, re-checking on every change; returns its value."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                text = describe if isinstance(describe, str) else describe()
+                raise InteractionTimeout(f"timed out after {timeout:.1f} s waiting for {text}")
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.25))
+
+    def emit(self, event: str, data: Payload, guild_id: int | None) -> None:
+        for sink in self.sinks:
+            sink(event, data, guild_id)
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def user(self, user_id: int) -> User:
+        try:
+            return self.users[user_id]
+        except KeyError:
+            raise unknown("User", 10013) from None
+
+    def guild(self, guild_id: int) -> Guild:
+        try:
+            return self.guilds[guild_id]
+        except KeyError:
+            raise unknown("Guild", 10004) from None
+
+    def channel(self, channel_id: int) -> Channel:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise unknown("Channel", 10003) from None
+
+    def member(self, guild_id: int, user_id: int) -> Member:
+        try:
+            return self.guild(guild_id).members[user_id]
+        except KeyError:
+            raise unknown("Member", 10007) from None
+
+    def message(self, message_id: int) -> Message:
+        message = self.messages.get(message_id)
+        if message is None or message.deleted:
+            raise unknown("Message", 10008)
+        return message
+
+    def channel_message(self, channel_id: int, message_id: int) -> Message:
+        """A message as the channel routes see it: ephemeral ones are not reachable there."""
+        message = self.message(message_id)
+        if message.channel_id != channel_id or message.ephemeral:
+            raise unknown("Message", 10008)
+        return message
+
+    # -- world building --------------------------------------------------------------------
+
+    def add_user(self, username: str, *, bot: bool = False, global_name: str | None = None) -> User:
+        user = User(self.ids.next(), username, global_name, bot)
+        self.users[user.id] = user
+        return user
+
+    def add_text_channel(self, guild: Guild, name: str) -> Channel:
+        channel = Channel(
+            self.ids.next(), CHANNEL_TEXT, name, guild.id, position=len(guild.channels)
+        )
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        self.channel_messages[channel.id] = []
+        return channel
+
+    def dm_channel(self, user: User) -> Channel:
+        channel = self.dm_by_user.get(user.id)
+        if channel is None:
+            channel = Channel(self.ids.next(), CHANNEL_DM, recipient=user)
+            self.dm_by_user[user.id] = channel
+            self.channels[channel.id] = channel
+            self.channel_messages[channel.id] = []
+        return channel
+
+    # -- messages --------------------------------------------------------------------------
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: Payload,
+        files: list[UploadedFile] | None = None,
+        *,
+        message_type: int = 0,
+        extra: Payload | None = None,
+        interaction_id: int | None = None,
+        extra_flags: int = 0,
+    ) -> Message:
+        message_id = self.ids.next()
+        payload: Payload = {
+            "id": str(message_id),
+            "type": message_type,
+            "channel_id": str(channel.id),
+            "author": author.payload(),
+            "content": "",
+            "timestamp": iso_time(message_id),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "flags": 0,
+            "components": [],
+        }
+        if channel.guild_id is not None:
+            payload["guild_id"] = str(channel.guild_id)
+        if extra:
+            payload.update(extra)
+        attachments = self._merge_attachments(channel, [], body, files or [])
+        self._apply_body(payload, body, attachments)
+        payload["flags"] = (int(body.get("flags") or 0) & _CREATE_FLAGS) | extra_flags
+        reference = body.get("message_reference")
+        if reference and message_type == 0:
+            payload["type"] = 19
+            payload["message_reference"] = {
+                "type": 0,
+                "message_id": str(reference.get("message_id")),
+                "channel_id": str(reference.get("channel_id") or channel.id),
+                **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
+            }
+        self._check(payload)
+        message = Message(
+            message_id,
+            channel.id,
+            channel.guild_id,
+            author,
+            [payload],
+            interaction_id=interaction_id,
+            attachments=attachments,
+        )
+        self.messages[message_id] = message
+        self.channel_messages.setdefault(channel.id, []).append(message_id)
+        channel.last_message_id = message_id
+        if not message.ephemeral:
+            self.emit("MESSAGE_CREATE", self._event_payload(message), channel.guild_id)
+        self.notify()
+        return message
+
+    def edit_message(
+        self, message: Message, body: Payload, files: list[UploadedFile] | None = None
+    ) -> Message:
+        payload = dict(message.payload)
+        channel = self.channel(message.channel_id)
+        attachments = self._merge_attachments(channel, message.attachments, body, files or [])
+        self._apply_body(payload, body, attachments)
+        if "flags" in body and body["flags"] is not None:
+            wanted = int(body["flags"])
+            flags = (payload["flags"] & ~FLAG_SUPPRESS_EMBEDS) | (wanted & FLAG_SUPPRESS_EMBEDS)
+            payload["flags"] = flags | (wanted & FLAG_COMPONENTS_V2)
+        payload["flags"] &= ~FLAG_LOADING
+        payload["edited_timestamp"] = iso_now()
+        self._check(payload)
+        message.versions.append(payload)
+        message.attachments = attachments
+        if not message.ephemeral:
+            self.emit("MESSAGE_UPDATE", self._event_payload(message), message.guild_id)
+        self.notify()
+        return message
+
+    def delete_message(self, message: Message) -> None:
+        message.deleted = True
+        if not message.ephemeral:
+            data: Payload = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id:
+                data["guild_id"] = str(message.guild_id)
+            self.emit("MESSAGE_DELETE", data, message.guild_id)
+        self.notify()
+
+    def visible_messages(self, channel_id: int) -> list[Message]:
+        """Current non-deleted, non-ephemeral messages of a channel, oldest first."""
+        found = []
+        for message_id in self.channel_messages.get(channel_id, []):
+            message = self.messages[message_id]
+            if not message.deleted and not message.ephemeral:
+                found.append(message)
+        return found
+
+    def _event_payload(self, message: Message) -> Payload:
+        data = dict(message.payload)
+        if message.guild_id is not None:
+            member = self.guilds[message.guild_id].members.get(message.author.id)
+            if member is not None:
+                data["member"] = member.payload(with_user=False)
+        return data
+
+    def _check(self, payload: Payload) -> None:
+        errors = message_errors(payload)
+        shown = ("content", "embeds", "components", "attachments")
+        if not any(payload.get(key) for key in shown) and not payload["flags"] & FLAG_LOADING:
+            errors.append("Cannot send an empty message")
+        if errors:
+            raise invalid_form(errors)
+
+    def _apply_body(self, payload: Payload, body: Payload, attachments: list[Attachment]) -> None:
+        urls = {f"attachment://{a.filename}": a.url for a in attachments}
+        if "content" in body:
+            payload["content"] = "" if body["content"] is None else str(body["content"])
+        if "embeds" in body:
+            embeds = [dict(e, type=e.get("type", "rich")) for e in body["embeds"] or []]
+            payload["embeds"] = _resolve_attachment_urls(embeds, urls) if urls else embeds
+        if "components" in body:
+            components = body["components"] or []
+            payload["components"] = (
+                _resolve_attachment_urls(components, urls) if urls else components
+            )
+        if "tts" in body:
+            payload["tts"] = bool(body["tts"])
+        if body.get("poll"):
+            payload["poll"] = body["poll"]
+        payload["attachments"] = [a.payload() for a in attachments]
+        payload["mentions"] = [
+            self.users[int(uid)].payload()
+            for uid in dict.fromkeys(_MENTION.findall(payload["content"]))
+            if int(uid) in self.users
+        ]
+
+    def _merge_attachments(
+        self, channel: Channel, existing: list[Attachment], body: Payload, files: list[UploadedFile]
+    ) -> list[Attachment]:
+        if "attachments" not in body or body["attachments"] is None:
+            return [*existing, *(self._upload(channel, f) for f in files)]
+        by_id = {a.id: a for a in existing}
+        result: list[Attachment] = []
+        used: set[int] = set()
+        for item in body["attachments"]:
+            ref = int(item["id"])
+            if ref in by_id:
+                result.append(by_id[ref])
+            elif 0 <= ref < len(files):
+                upload = files[ref]
+                used.add(ref)
+                filename = item.get("filename") or upload.filename
+                attachment = self._upload(
+                    channel, UploadedFile(filename, upload.data, upload.content_type)
+                )
+                attachment.description = item.get("description")
+                result.append(attachment)
+            else:
+                raise ApiError(400, 50035, f"Invalid Form Body: unknown attachment id {ref}")
+        result.extend(self._upload(channel, f) for i, f in enumerate(files) if i not in used)
+        return result
+
+    def _upload(self, channel: Channel, upload: UploadedFile) -> Attachment:
+        attachment_id = self.ids.next()
+        url = f"{self.cdn_root}/attachments/{channel.id}/{attachment_id}/{upload.filename}"
+        attachment = Attachment(
+            attachment_id, upload.filename, upload.data, url, upload.content_type
+        )
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+
+def _resolve_attachment_urls(value: Any, urls: dict[str, str]) -> Any:
+    """Replaces `attachment://name` references the way Discord does in its answers."""
+    if isinstance(value, str):
+        return urls.get(value, value)
+    if isinstance(value, list):
+        return [_resolve_attachment_urls(v, urls) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolve_attachment_urls(v, urls) for k, v in value.items()}
+    return value
