@@ -179,7 +179,8 @@ def make_bot(seen: Seen) -> discord.Client:
             message = await message.edit(content=f"Table: move {move}")
         seen.table_message = message
 
-    @demo.command(description="Rename the table")
+    @tree.command(description="Rename the table")
+    @app_commands.default_permissions(manage_guild=True)
     async def rename(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
 
@@ -415,6 +416,11 @@ async def test_dm_with_buttons_and_select(world: World, seen: Seen) -> None:
     with pytest.raises(ComponentError, match="no options"):
         await fake.select(world.alice, dm, "hand:discard", ["2♦"])
     assert fake.all_channel_payloads() == []
+    assert [p["content"] for p in fake.all_dm_payloads(world.alice)] == [
+        "Your hand: 7♠ 8♣",
+        "You drew 5♣",
+        "Discarded 8♣",
+    ]
 
 
 async def test_closed_dms_raise_forbidden_50007(world: World, seen: Seen) -> None:
@@ -431,7 +437,9 @@ async def test_closed_dms_raise_forbidden_50007(world: World, seen: Seen) -> Non
 
 async def test_modal_roundtrip(world: World, seen: Seen) -> None:
     fake = world.fake
-    opened = await fake.slash(world.alice, world.channel, "demo rename")
+    with pytest.raises(CommandError, match="hidden from bob"):
+        await fake.slash(world.bob, world.channel, "rename")
+    opened = await fake.slash(world.alice, world.channel, "rename")
     assert opened.type == 9 and opened.modal is not None
     submitted = await fake.submit_modal(world.alice, opened, {"table:name": "High Rollers"})
     assert submitted.text == "Table renamed to High Rollers"

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from .callbacks import Responder
 from .commands import CommandRegistry, Resolver, build_command_data
-from .errors import ComponentError, FakeDiscordError
+from .errors import CommandError, ComponentError, FakeDiscordError
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -28,6 +28,7 @@ from .interactions import (
 from .models import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
+    PERM_ADMINISTRATOR,
     Channel,
     Guild,
     Member,
@@ -259,6 +260,14 @@ class FakeDiscord:
             for version in message.versions
         ]
 
+    def all_dm_payloads(self, user: User | int) -> list[Payload]:
+        """Every version of every message ever shown in the bot's DM with `user`."""
+        channel = self.store.dm_by_user.get(_id(user))
+        if channel is None:
+            return []
+        messages = (self.store.messages[i] for i in self.store.channel_messages[channel.id])
+        return [version for message in messages for version in message.versions]
+
     def latencies(self) -> list[float]:
         """Dispatch-to-callback seconds of every answered interaction, in dispatch order."""
         return [r.latency for r in self.interactions.values() if r.latency is not None]
@@ -421,6 +430,8 @@ class FakeDiscord:
             timeout,
             f"command /{name} to be synced for {'guild ' + guild.name if guild else 'DMs'}",
         )
+        if guild is not None:
+            _check_command_visible(label, registered, guild, user)
         resolver = Resolver(guild)
         world = (self.store.users, self.store.channels)
         data = build_command_data(registered, path, options, resolver, world, focused=focused)
@@ -562,6 +573,17 @@ class FakeDiscord:
         result = InteractionResult(record, self.store)
         result.raise_errors()
         return result
+
+
+def _check_command_visible(label: str, command: Payload, guild: Guild, user: User) -> None:
+    """Discord hides a command from members lacking its `default_member_permissions`."""
+    needed = command.get("default_member_permissions")
+    member = guild.members.get(user.id)
+    if needed is None or member is None or guild.owner_id == user.id:
+        return
+    have = member.permissions
+    if not have & PERM_ADMINISTRATOR and have & int(needed) != int(needed):
+        raise CommandError(f"{label} is hidden from {user.username}: needs permissions {needed}")
 
 
 def _id(value: Any) -> int:
