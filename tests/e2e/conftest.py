@@ -1,0 +1,72 @@
+"""A fake Discord with a server, a channel and three members, and the real bot running on it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.client import GinBot
+from bot.config import Config
+from tests.fakediscord import Channel, FakeDiscord, Guild, User, patch_discord
+
+TOKEN = "fake.bot.token"
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    alice: User
+    bob: User
+    carol: User
+    guild: Guild
+    channel: Channel
+    db_path: Path
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    fake = FakeDiscord(token=TOKEN)
+    await fake.start()
+    alice = fake.add_user("alice", global_name="Alice")
+    bob = fake.add_user("bob", global_name="Bob")
+    carol = fake.add_user("carol", global_name="Carol")
+    guild = fake.add_guild("Card Room", owner=alice)
+    channel = fake.add_channel(guild, "gin")
+    fake.add_member(guild, bob)
+    fake.add_member(guild, carol)
+    try:
+        yield World(fake, alice, bob, carol, guild, channel, tmp_path / "gin.sqlite3")
+    finally:
+        await fake.stop()
+
+
+async def start_bot(world: World) -> tuple[GinBot, asyncio.Task[None]]:
+    config = Config(token=TOKEN, db_path=world.db_path, dev_guild=None, log_level="INFO")
+    bot = GinBot(config)
+
+    async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    bot.before_identify_hook = no_wait  # type: ignore[method-assign]
+    await bot.login(TOKEN)
+    task = asyncio.create_task(bot.connect())
+    await world.fake.wait_until_connected()
+    await world.fake.wait_for_command("gin", world.guild)
+    return bot, task
+
+
+@pytest.fixture
+async def bot(world: World) -> AsyncIterator[GinBot]:
+    """The unmodified bot, in this process, pointed at the fake."""
+    with patch_discord(world.fake.http_base, world.fake.gateway_url):
+        gin_bot, task = await start_bot(world)
+        try:
+            yield gin_bot
+        finally:
+            await gin_bot.close()
+            await task
+    assert world.fake.unknown_routes == []
