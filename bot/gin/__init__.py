@@ -1,16 +1,55 @@
-"""Gin Rummy rules engine: pure Python, no I/O, no clock, no global random state."""
+"""Gin Rummy rules engine: pure Python, no I/O, no clock, no global random state.
+
+The three checkable functions take cards in any text form of the rule book (``10♥``, ``Th``,
+``qs``) or as ``Card`` values, and return ints (cards returned print in canonical form):
+
+- ``min_deadwood(cards)``: least deadwood of a hand of up to 10 cards;
+- ``best_discard(cards)``: for 11 cards, a discard leaving the least deadwood and that
+  deadwood, or ``(None, 0)`` when all 11 cards meld (Big Gin);
+- ``lay_off(knocker_melds, defender_cards)``: the defender's least deadwood after choosing
+  their own melds and laying off onto the knocker's melds.
+"""
 
 from bot.gin.cards import DECK, Card, format_cards, parse_card, parse_cards
 from bot.gin.errors import CardError, GinError, IllegalMove, SettingsError
+from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
+from bot.gin.match import EndReason, Match, MatchResult, Player
+from bot.gin.melds import (
+    Arrangement,
+    arrange,
+    best_discard,
+    best_lay_off,
+    lay_off,
+    min_deadwood,
+)
+from bot.gin.settings import NextDealer, Settings
 
 __all__ = [
     "DECK",
+    "Action",
+    "ActionKind",
+    "Arrangement",
     "Card",
     "CardError",
+    "EndReason",
     "GinError",
+    "Hand",
+    "HandResult",
     "IllegalMove",
+    "Match",
+    "MatchResult",
+    "NextDealer",
+    "Outcome",
+    "Phase",
+    "Player",
+    "Settings",
     "SettingsError",
+    "arrange",
+    "best_discard",
+    "best_lay_off",
     "format_cards",
+    "lay_off",
+    "min_deadwood",
     "parse_card",
     "parse_cards",
 ]

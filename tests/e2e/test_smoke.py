@@ -15,6 +15,8 @@ async def test_challenge_accept_deal(world: World, bot: GinBot) -> None:
     assert table is not None
     accepted = await fake.click(world.bob, message, f"gin:ch:{table.id}:accept")
     assert "accepted" in accepted.text.lower()
-    await fake.wait_for(lambda: len(fake.dm_messages(world.alice)) >= 1 and len(fake.dm_messages(world.bob)) >= 1)
+    await fake.wait_for(
+        lambda: len(fake.dm_messages(world.alice)) >= 1 and len(fake.dm_messages(world.bob)) >= 1
+    )
     print(fake.dm_messages(world.alice)[0].text)
     print(fake.channel_messages(world.channel)[-1].text)

@@ -1,0 +1,126 @@
+"""Plays Gin Rummy through the fake Discord the way people do: slash commands and DM buttons."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.client import GinBot
+from bot.gin.hand import Action, ActionKind
+from bot.tables import Table
+from tests.e2e.conftest import World
+from tests.fakediscord import InteractionResult, Message, User
+from tests.gin.players import choose
+
+BUTTONS = {
+    ActionKind.DRAW_DISCARD: "take",
+    ActionKind.PASS: "pass",
+    ActionKind.DRAW_STOCK: "stock",
+    ActionKind.BIG_GIN: "biggin",
+}
+SELECTS = {ActionKind.DISCARD: "discard", ActionKind.KNOCK: "knock"}
+
+
+class Game:
+    """One table in one channel, seen from the test: who sits where, and how to move."""
+
+    def __init__(self, world: World, bot: GinBot, channel: Any = None) -> None:
+        self.world = world
+        self.fake = world.fake
+        self.bot = bot
+        self.channel = channel or world.channel
+        self.table: Table | None = None
+        self.users: dict[str, User] = {}
+
+    async def start(self, challenger: User, opponent: User, **options: Any) -> Table:
+        """Challenge, accept with the button, and wait for the first hand's messages."""
+        result = await self.fake.slash(
+            challenger, self.channel, "gin challenge", opponent=opponent, **options
+        )
+        assert not result.ephemeral, result.text
+        table = self.bot.service.in_channel(str(self.channel.id))
+        assert table is not None
+        await self.fake.click(opponent, result.message, f"gin:ch:{table.id}:accept")
+        self.table = table
+        self.users = {str(challenger.id): challenger, str(opponent.id): opponent}
+        await self.fake.wait_for(lambda: "public" in table.display, what="the public table")
+        return table
+
+    def user(self, seat: int) -> User:
+        assert self.table is not None
+        return self.users[self.table.players[seat].id]
+
+    @property
+    def match(self) -> Any:
+        assert self.table is not None and self.table.match is not None
+        return self.table.match
+
+    async def command(self, action: Action) -> InteractionResult:
+        """Make the move with a slash command in the channel."""
+        user = self.user(action.seat)
+        kind = action.kind
+        if kind is ActionKind.PASS:
+            return await self.fake.slash(user, self.channel, "gin pass")
+        if kind is ActionKind.DRAW_STOCK:
+            return await self.fake.slash(user, self.channel, "gin draw", source="stock")
+        if kind is ActionKind.DRAW_DISCARD:
+            return await self.fake.slash(user, self.channel, "gin draw", source="discard")
+        if kind is ActionKind.DISCARD:
+            return await self.fake.slash(user, self.channel, "gin discard", card=str(action.card))
+        if kind is ActionKind.KNOCK:
+            return await self.fake.slash(user, self.channel, "gin knock", card=str(action.card))
+        return await self.fake.slash(user, self.channel, "gin knock")
+
+    def dm_panel(self, seat: int) -> Message:
+        """The player's current private hand message in their DMs."""
+        assert self.table is not None
+        entry = self.table.display["hands"][str(seat)]
+        message = self.fake.message(entry["message"])
+        assert message is not None
+        return message
+
+    async def wait_for_buttons(self, seat: int) -> Message:
+        """Wait until the player's DM hand message carries the buttons for the current move."""
+        assert self.table is not None
+        table = self.table
+        prefix = f":{table.id}:{table.move_count}:"
+
+        def ready() -> Message | None:
+            entry = table.display.get("hands", {}).get(str(seat))
+            if not entry or entry.get("hand") != table.match.hand_number:
+                return None
+            message = self.fake.message(entry["message"])
+            if message and any(prefix in c for c in message.custom_ids()):
+                return message
+            return None
+
+        return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
+
+    async def button(self, action: Action, message: Message | None = None) -> InteractionResult:
+        """Make the move with the buttons and menus on a private hand message (DM by default)."""
+        assert self.table is not None
+        user = self.user(action.seat)
+        if message is None:
+            message = await self.wait_for_buttons(action.seat)
+        move = self.table.move_count
+        if action.kind in BUTTONS:
+            return await self.fake.click(
+                user, message, f"gin:mv:{self.table.id}:{move}:{BUTTONS[action.kind]}"
+            )
+        custom_id = f"gin:sel:{self.table.id}:{move}:{SELECTS[action.kind]}"
+        assert action.card is not None
+        return await self.fake.select(user, message, custom_id, [str(int(action.card))])
+
+    async def play_out(
+        self, via: str = "command", style: str = "knocker", seed: int = 1, limit: int = 5000
+    ) -> int:
+        """Play to the end of the match; returns the number of moves made."""
+        rng = random.Random(seed)
+        moves = 0
+        while not self.match.is_over:
+            action = choose(self.match.hand, style, rng)
+            result = await (self.command(action) if via == "command" else self.button(action))
+            assert "⚠️" not in result.text, result.text
+            moves += 1
+            assert moves < limit
+        return moves

@@ -1,0 +1,33 @@
+"""Two people play whole matches: with slash commands, and with the buttons in their DMs."""
+
+from __future__ import annotations
+
+from bot.client import GinBot
+from tests.e2e.conftest import World
+from tests.e2e.driver import Game
+
+
+async def test_whole_match_with_slash_commands(world: World, bot: GinBot) -> None:
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob, target=50)
+    moves = await game.play_out(via="command", seed=3)
+    result = game.match.result
+    assert result is not None and moves > 10
+    fake = world.fake
+    winner = table.players[result.winner].name
+    await fake.wait_for(
+        lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
+        what="the match-over message",
+    )
+    final = next(m for m in fake.channel_messages(world.channel) if "Match over" in m.text)
+    assert f"{winner} wins the match" in final.text
+    assert bot.service.in_channel(str(world.channel.id)) is None
+    board = await fake.slash(world.carol, world.channel, "gin leaderboard")
+    assert f"1.** {winner} — 1 won of 1" in board.text
+
+
+async def test_whole_match_with_dm_buttons(world: World, bot: GinBot) -> None:
+    game = Game(world, bot)
+    await game.start(world.bob, world.alice, target=50)
+    moves = await game.play_out(via="button", seed=4)
+    assert moves > 10 and game.match.is_over
