@@ -45,6 +45,8 @@ async def run(config: Config) -> None:
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused an intent; this bot asks for none that are privileged.")
             raise SystemExit(1) from None
+        finally:
+            await bot.close()  # the shutdown started by a signal runs to its end
 
 
 def main() -> None:

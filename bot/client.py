@@ -38,6 +38,7 @@ class GinBot(commands.Bot):
         self.store = SqliteStore(config.db_path)
         self.service = TableService(self.store)
         self.closing = asyncio.Event()
+        self._shutdown_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -58,11 +59,22 @@ class GinBot(commands.Bot):
             log.info("synced %d global command(s)", len(synced))
 
     async def close(self) -> None:
-        """Stop taking interactions, let moves in flight finish, then close the database."""
-        if self.closing.is_set():
-            return
+        """Stop taking moves, let those in flight finish, then close Discord and the database.
+
+        Safe to call more than once and from a signal handler: every caller waits for the
+        same shutdown to complete.
+        """
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.ensure_future(self._shutdown())
+        await asyncio.shield(self._shutdown_task)
+
+    async def _shutdown(self) -> None:
         self.closing.set()
         log.info("shutting down: finishing moves in flight")
+        for cog in self.cogs.values():
+            drain = getattr(cog, "drain", None)
+            if drain is not None:
+                await drain()
         for table in self.service.tables():
             async with table.lock:
                 pass  # a held lock means a move is being committed; wait for it

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 import discord
@@ -71,6 +74,30 @@ class GinCog(commands.Cog):
         self.bot = bot
         self.service: TableService = bot.service  # type: ignore[attr-defined]
         self.display = TableDisplay(bot, self.service)
+        self._in_flight: set[asyncio.Task[Any]] = set()
+
+    @asynccontextmanager
+    async def _activity(self) -> AsyncIterator[None]:
+        """Marks work that shutdown must let finish; refuses new work once shutdown began."""
+        if self.bot.closing.is_set():  # type: ignore[attr-defined]
+            raise TableError("I'm restarting; try again in a few seconds. Nothing was changed.")
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait for the moves being answered and shown to finish (called at shutdown)."""
+        current = asyncio.current_task()
+        pending = {t for t in self._in_flight if t is not current and not t.done()}
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=timeout)
+            for task in late:
+                log.warning("still busy at shutdown: %s", task.get_stack(limit=8))
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -82,9 +109,12 @@ class GinCog(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         # Messages may lag behind the state if the bot stopped between a commit and an edit.
-        for table in self.service.tables():
-            if table.match is not None:
-                await self.display.sync(table)
+        if self.bot.closing.is_set():  # type: ignore[attr-defined]
+            return
+        async with self._activity():
+            for table in self.service.tables():
+                if table.match is not None and not self.bot.closing.is_set():  # type: ignore[attr-defined]
+                    await self.display.sync(table)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -175,6 +205,12 @@ class GinCog(commands.Cog):
             await reply_error(interaction, error.reason)
 
     async def _accept(
+        self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
+    ) -> None:
+        async with self._activity():
+            await self._accept_now(interaction, table, via_button=via_button)
+
+    async def _accept_now(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         await self.service.accept(table, str(interaction.user.id), interaction.user.display_name)
@@ -287,12 +323,13 @@ class GinCog(commands.Cog):
     async def _command_move(
         self, interaction: discord.Interaction[Any], kind: ActionKind, card: Card | None
     ) -> None:
-        table = self.service.require_table(str(interaction.channel_id))
-        outcome = await self.service.play(table, str(interaction.user.id), kind, card)
-        self._set_notes(outcome)
-        embeds, view = self._move_reply(outcome)
-        await reply(interaction, embeds=embeds, view=view)
-        await self.display.sync(table)
+        async with self._activity():
+            table = self.service.require_table(str(interaction.channel_id))
+            outcome = await self.service.play(table, str(interaction.user.id), kind, card)
+            self._set_notes(outcome)
+            embeds, view = self._move_reply(outcome)
+            await reply(interaction, embeds=embeds, view=view)
+            await self.display.sync(table)
 
     async def panel_move(
         self,
@@ -304,21 +341,21 @@ class GinCog(commands.Cog):
     ) -> None:
         """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
         try:
-            table = self.service.by_id(table_id)
-            if table is None:
-                raise TableError("This game is over; its buttons no longer do anything.")
-            outcome = await self.service.play(
-                table, str(interaction.user.id), kind, card, expected_move=move
-            )
+            async with self._activity():
+                table = self.service.by_id(table_id)
+                if table is None:
+                    raise TableError("This game is over; its buttons no longer do anything.")
+                outcome = await self.service.play(
+                    table, str(interaction.user.id), kind, card, expected_move=move
+                )
+                self._set_notes(outcome)
+                embeds, view = self._move_reply(outcome, in_dm=interaction.guild_id is None)
+                await interaction.response.edit_message(content=None, embeds=embeds, view=view)
+                if interaction.message is not None:
+                    self.display.remember(interaction.message.id, embeds, view)
+                await self.display.sync(table)
         except GinError as error:
             await reply_error(interaction, error.reason)
-            return
-        self._set_notes(outcome)
-        embeds, view = self._move_reply(outcome, in_dm=interaction.guild_id is None)
-        await interaction.response.edit_message(content=None, embeds=embeds, view=view)
-        if interaction.message is not None:
-            self.display.remember(interaction.message.id, embeds, view)
-        await self.display.sync(table)
 
     def _set_notes(self, outcome: MoveOutcome) -> None:
         table = outcome.table
@@ -386,10 +423,11 @@ class GinCog(commands.Cog):
 
     @gin.command(name="resign", description="Concede the match in this channel")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.service.require_table(str(interaction.channel_id))
-        await self.service.resign(table, str(interaction.user.id))
-        await reply(interaction, embeds=[embed(Panel("You resigned", "The match is over."))])
-        await self.display.sync(table)
+        async with self._activity():
+            table = self.service.require_table(str(interaction.channel_id))
+            await self.service.resign(table, str(interaction.user.id))
+            await reply(interaction, embeds=[embed(Panel("You resigned", "The match is over."))])
+            await self.display.sync(table)
 
     @gin.command(name="rules", description="A short summary of the rules at this table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

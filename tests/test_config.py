@@ -1,0 +1,82 @@
+"""Start-up settings: clear one-line errors, defaults, and the token kept out of logs."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, RedactToken, load_config
+
+TOKEN = "MTIz.abc.def"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DISCORD_TOKEN", "GIN_DB", "GIN_DEV_GUILD", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    config = load_config(env_file=None)
+    assert str(config.db_path) == "data/gin.sqlite3"
+    assert config.dev_guild is None and config.log_level == "INFO"
+    assert TOKEN not in repr(config)
+
+
+def test_dotenv_file_is_read_and_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN={TOKEN}\nGIN_DEV_GUILD=123\nLOG_LEVEL=debug\n")
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    config = load_config(env_file=str(env))
+    assert config.token == TOKEN and config.dev_guild == 123 and config.log_level == "WARNING"
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "nodots"}, "does not look like a bot token"),
+        ({"DISCORD_TOKEN": TOKEN, "GIN_DEV_GUILD": "my-server"}, "GIN_DEV_GUILD must be"),
+        ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
+    ],
+)
+def test_bad_settings_say_what_to_set(
+    env: dict[str, str], says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=says):
+        load_config(env_file=None)
+
+
+def test_missing_token_stops_start_up_with_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "GIN_DEV_GUILD")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN is not set" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_token_is_redacted_from_logs(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("redact-test")
+    logger.addFilter(RedactToken(TOKEN))
+    with caplog.at_level(logging.INFO, logger="redact-test"):
+        logger.info("connecting with %s", TOKEN)
+    assert TOKEN not in caplog.text and "<token>" in caplog.text
