@@ -24,17 +24,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
-def bot_process(world: World) -> Iterator[subprocess.Popen[bytes]]:
+def bot_process(world: World, log_file: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
     env = {
         **os.environ,
         **world.fake.env(),
         "DISCORD_TOKEN": TOKEN,
         "GIN_DB": str(world.db_path),
         "GIN_DEV_GUILD": "",
-        "LOG_LEVEL": os.environ.get("GIN_TEST_LOG_LEVEL", "WARNING"),
+        "LOG_LEVEL": "INFO" if log_file else os.environ.get("GIN_TEST_LOG_LEVEL", "WARNING"),
     }
+    stderr = open(log_file, "wb") if log_file else None  # noqa: SIM115
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakediscord.bootstrap", "bot"], cwd=ROOT, env=env
+        [sys.executable, "-m", "tests.fakediscord.bootstrap", "bot"],
+        cwd=ROOT,
+        env=env,
+        stderr=stderr,
     )
     try:
         yield process
@@ -42,6 +46,8 @@ def bot_process(world: World) -> Iterator[subprocess.Popen[bytes]]:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=10)
+        if stderr:
+            stderr.close()
 
 
 def stored(world: World) -> tuple[int, Match, int]:
@@ -150,9 +156,12 @@ def public_id(world: World) -> int:
         return int(json.loads(display)["public"])
 
 
-async def test_sigterm_shuts_down_cleanly_and_keeps_every_move(world: World) -> None:
+async def test_sigterm_shuts_down_cleanly_and_keeps_every_move(
+    world: World, tmp_path: Path
+) -> None:
     fake = world.fake
-    with bot_process(world) as process:
+    log_file = tmp_path / "bot.log"
+    with bot_process(world, log_file) as process:
         await fake.wait_until_connected(timeout=30)
         await fake.wait_for_command("gin", world.guild, timeout=30)
         challenge = await fake.slash(
@@ -167,7 +176,6 @@ async def test_sigterm_shuts_down_cleanly_and_keeps_every_move(world: World) -> 
         # finishes its last edits.
         assert await asyncio.to_thread(process.wait, 20) == 0
     assert move_log(world, table_id) == [1]
-    assert (
-        not Path(f"{world.db_path}-wal").exists()
-        or Path(f"{world.db_path}-wal").stat().st_size == 0
-    )
+    log = log_file.read_text()
+    assert "database closed" in log and "Traceback" not in log
+    assert "fake.bot.token" not in log
