@@ -112,12 +112,17 @@ class Game:
         return await self.fake.select(user, message, custom_id, [str(int(action.card))])
 
     async def play_out(
-        self, via: str = "command", style: str = "knocker", seed: int = 1, limit: int = 5000
+        self,
+        via: str = "command",
+        style: str = "knocker",
+        seed: int = 1,
+        limit: int = 5000,
+        stop_after: int | None = None,
     ) -> int:
-        """Play to the end of the match; returns the number of moves made."""
+        """Play to the end of the match (or ``stop_after`` moves); returns the moves made."""
         rng = random.Random(seed)
         moves = 0
-        while not self.match.is_over:
+        while not self.match.is_over and (stop_after is None or moves < stop_after):
             action = choose(self.match.hand, style, rng)
             result = await (self.command(action) if via == "command" else self.button(action))
             assert "⚠️" not in result.text, result.text
