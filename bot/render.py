@@ -289,7 +289,7 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
 def rules_panel(settings: Settings) -> Panel:
     s = settings
     big_gin = f"on, bonus {s.big_gin_bonus}" if s.big_gin else "off"
-    knock = f"deadwood {s.knock_limit} or less" if s.knock_limit else "gin only (no knocking)"
+    knock = f"{s.knock_limit} or less" if s.knock_limit else "0 (this table plays gin only)"
     body = "\n".join(
         [
             "Each player gets 10 cards. On your turn draw one (stock or discard pile), then "

@@ -282,12 +282,20 @@ class Hand:
         return actions
 
     def public_actions(self) -> list[Action]:
-        """The actions with what a spectator cannot see hidden (the knock discard stays hidden
-        until the showdown reveals it in the result)."""
-        return [
-            Action(a.kind, a.seat, None if a.kind is ActionKind.KNOCK else a.card)
-            for a in self.actions
-        ]
+        """The actions as a spectator saw them: a card taken from the discard pile is named, a
+        card drawn from the stock is not, and the knock discard stays face down."""
+        pile = [] if self.first_upcard is None else [self.first_upcard]
+        seen: list[Action] = []
+        for action in self.actions:
+            card: Card | None = None
+            if action.kind is ActionKind.DRAW_DISCARD and pile:
+                card = pile.pop()
+            elif action.kind is ActionKind.DISCARD:
+                card = action.card
+                if card is not None:
+                    pile.append(card)
+            seen.append(Action(action.kind, action.seat, card))
+        return seen
 
     # --- moves ----------------------------------------------------------------------------
 

@@ -43,7 +43,16 @@ class Game:
         await self.fake.click(opponent, result.message, f"gin:ch:{table.id}:accept")
         self.table = table
         self.users = {str(challenger.id): challenger, str(opponent.id): opponent}
-        await self.fake.wait_for(lambda: "public" in table.display, what="the public table")
+
+        def dealt() -> bool:
+            shown = table.display
+            hands = shown.get("hands", {})
+            closed = shown.get("dm_closed", {})
+            return "public" in shown and all(
+                str(seat) in hands or str(seat) in closed for seat in (0, 1)
+            )
+
+        await self.fake.wait_for(dealt, what="the public table and both private hands")
         return table
 
     def user(self, seat: int) -> User:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.client import GinBot
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
+from tests.fakediscord import payload_text
 
 
 async def test_whole_match_with_slash_commands(world: World, bot: GinBot) -> None:
@@ -22,6 +23,9 @@ async def test_whole_match_with_slash_commands(world: World, bot: GinBot) -> Non
     final = next(m for m in fake.channel_messages(world.channel) if "Match over" in m.text)
     assert f"{winner} wins the match" in final.text
     assert bot.service.in_channel(str(world.channel.id)) is None
+    public_texts = [payload_text(p) for p in fake.all_channel_payloads()]
+    assert not [t for t in public_texts if "None" in t]
+    assert any("from the discard pile" in t for t in public_texts)
     board = await fake.slash(world.carol, world.channel, "gin leaderboard")
     assert f"1.** {winner} — 1 won of 1" in board.text
 

@@ -463,7 +463,32 @@ def test_cannot_act_after_the_hand_is_over() -> None:
     assert hand.legal_actions() == []
 
 
-def test_public_actions_hide_the_knock_discard() -> None:
+def test_public_actions_show_only_what_a_spectator_saw() -> None:
+    hand = Hand.deal((A, B), B, NAMES, seed="public")
+    upcard = hand.upcard
+    hand.apply(act(ActionKind.PASS, A))
+    hand.apply(act(ActionKind.DRAW_DISCARD, B))  # the upcard, public
+    thrown = next(c for c in hand.hands[B] if c != upcard)
+    hand.apply(Action(ActionKind.DISCARD, B, thrown))
+    hand.apply(act(ActionKind.DRAW_DISCARD, A))  # B's discard, public
+    hand.apply(Action(ActionKind.DISCARD, A, hand.hands[A][0]))
+    hand.apply(act(ActionKind.DRAW_STOCK, B))  # hidden
+    drawn = hand.last_drawn
+    hand.apply(Action(ActionKind.DISCARD, B, drawn))
+    seen = hand.public_actions()
+    assert [(a.kind, a.seat, a.card) for a in seen] == [
+        (ActionKind.PASS, A, None),
+        (ActionKind.DRAW_DISCARD, B, upcard),
+        (ActionKind.DISCARD, B, thrown),
+        (ActionKind.DRAW_DISCARD, A, thrown),
+        (ActionKind.DISCARD, A, seen[4].card),
+        (ActionKind.DRAW_STOCK, B, None),
+        (ActionKind.DISCARD, B, drawn),
+    ]
+    assert seen[4].card is not None
+
+
+def test_the_knock_discard_stays_face_down_in_public_actions() -> None:
     hand = position(
         KNOCKER_WITH_SIX, "Q♦ 5♠ K♥ 9♣ 7♥ 8♥ 9♥ A♣ 2♣ 3♣", discard_pile="4♥", phase=Phase.DISCARD
     )
