@@ -118,9 +118,15 @@ class TableDisplay:
                 await self._edit(
                     self._channel(table).get_partial_message(public), [embed(over)], None
                 )
-            panel = showdown_panel(table.match, record.number, record.result)
-            await self._channel(table).send(embed=embed(panel, SHOWDOWN_COLOUR))
+            panel = embed(
+                showdown_panel(table.match, record.number, record.result), SHOWDOWN_COLOUR
+            )
+            await self._channel(table).send(embed=panel)
             display["shown_hands"] = record.number
+            for entry in display.get("hands", {}).values():
+                if entry.get("hand") == record.number:  # that hand's buttons are finished
+                    message = self._dm(entry["channel"]).get_partial_message(entry["message"])
+                    await self._edit(message, [panel], None)
 
     async def _post_match_over(self, table: Table) -> None:
         assert table.match is not None and table.match.result is not None
