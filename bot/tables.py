@@ -225,16 +225,33 @@ class TableService:
     def _check_challenge_answer(
         self, table: Table, user_id: str, verb: str, *, challenger_may: bool = False
     ) -> None:
+        a, b = table.challenger.name, table.opponent.name
+        if table.status is Status.PLAYING and table.id in self._by_id:
+            if table.seat_of(user_id) is not None:
+                raise TableError(
+                    "Your game here is already on: there is no challenge to answer. "
+                    "To leave it, use `/gin resign`."
+                )
+            raise TableError(
+                f"There is no challenge to answer here: {a} and {b} are playing. Start your "
+                "own game in another channel with `/gin challenge`."
+            )
         if table.status is not Status.CHALLENGE or table.id not in self._by_id:
-            raise TableError("That challenge is no longer open.")
+            raise TableError(
+                "That challenge is no longer open. Start a new one with `/gin challenge`."
+            )
         if user_id == table.opponent.id:
             return
         if challenger_may and user_id == table.challenger.id:
             return
+        if user_id == table.challenger.id:
+            raise TableError(
+                f"You can't {verb} your own challenge; wait for {b} to answer it. "
+                "To withdraw it, use `/gin decline`."
+            )
         raise TableError(
-            f"Only {table.opponent.name} can {verb} this challenge."
-            if user_id != table.challenger.id
-            else f"You can't {verb} your own challenge; wait for {table.opponent.name}."
+            f"Only {b} can {verb} this challenge. Want to play? Start your own game in "
+            "another channel with `/gin challenge`."
         )
 
     # --- moves --------------------------------------------------------------------------------
@@ -255,8 +272,8 @@ class TableService:
             match = self._match(table)
             if expected_move is not None and expected_move != table.move_count:
                 raise TableError(
-                    "That button is out of date: the game has moved on. "
-                    "Use the buttons on your latest hand message, or `/gin hand`."
+                    "That button is out of date: that move was already made, or the game has "
+                    "moved on. Use your latest hand message, or `/gin hand`."
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
@@ -326,12 +343,18 @@ class TableService:
         if seat is None:
             raise TableError(
                 f"You're not playing at this table ({table.challenger.name} vs "
-                f"{table.opponent.name}). Start your own game in another channel with "
-                "`/gin challenge`."
+                f"{table.opponent.name}). Watch with `/gin table`, or start your own game in "
+                "another channel with `/gin challenge`."
             )
         if table.status is Status.CHALLENGE:
+            if seat == 0:
+                raise TableError(
+                    f"The game hasn't started: {table.opponent.name} hasn't accepted your "
+                    "challenge yet. To withdraw it, use `/gin decline`."
+                )
             raise TableError(
-                f"The game hasn't started: {table.opponent.name} hasn't accepted the challenge."
+                f"The game hasn't started: first accept {table.challenger.name}'s challenge "
+                "with the Accept button or `/gin accept` (or turn it down with `/gin decline`)."
             )
         if not table.is_open or table.id not in self._by_id:
             raise TableError("This game is over. Start a new one with `/gin challenge`.")

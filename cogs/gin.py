@@ -17,7 +17,14 @@ from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
 from bot.gin.settings import Settings
-from bot.render import Panel, describe_action, rules_panel, showdown_panel, table_panel
+from bot.render import (
+    Panel,
+    describe_action,
+    discard_choices,
+    rules_panel,
+    showdown_panel,
+    table_panel,
+)
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.display import TableDisplay
 from cogs.views import (
@@ -196,7 +203,9 @@ class GinCog(commands.Cog):
         try:
             table = self.service.by_id(table_id)
             if table is None:
-                raise TableError("That challenge is no longer open.")
+                raise TableError(
+                    "That challenge is no longer open. Start a new one with `/gin challenge`."
+                )
             if answer == "accept":
                 await self._accept(interaction, table, via_button=True)
             else:
@@ -218,7 +227,8 @@ class GinCog(commands.Cog):
         panel = Panel(
             "Challenge accepted",
             f"<@{a.id}> vs <@{b.id}> — first to {table.settings.target}. "
-            "Your hands are on their way by DM; the table is below.",
+            "Your hands are on their way by DM (`/gin hand` shows yours here too); "
+            "the table is below.",
         )
         if via_button:
             await interaction.response.edit_message(content=None, embed=embed(panel), view=None)
@@ -271,7 +281,7 @@ class GinCog(commands.Cog):
     @gin.command(name="discard", description="Discard a card from your hand")
     @app_commands.describe(card="The card to discard, e.g. 10♥, Th, qs")
     async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
-        await self._command_move(interaction, ActionKind.DISCARD, parse_card(card))
+        await self._command_move(interaction, ActionKind.DISCARD, card)
 
     @gin.command(name="knock", description="Knock (or go gin) by discarding a card face down")
     @app_commands.describe(card="The card to discard face down; leave out to declare Big Gin")
@@ -279,7 +289,7 @@ class GinCog(commands.Cog):
         if card is None:
             await self._command_move(interaction, ActionKind.BIG_GIN, None)
             return
-        await self._command_move(interaction, ActionKind.KNOCK, parse_card(card))
+        await self._command_move(interaction, ActionKind.KNOCK, card)
 
     @discard.autocomplete("card")
     @knock.autocomplete("card")
@@ -297,16 +307,16 @@ class GinCog(commands.Cog):
         knocking = interaction.command is not None and interaction.command.name == "knock"
         left: dict[Card, int] = {}
         if hand.phase is Phase.DISCARD and hand.turn == seat:
-            from bot.render import discard_choices
-
             for card, deadwood, can_knock in discard_choices(hand, seat):
                 if not knocking or can_knock:
                     left[card] = deadwood
-            if knocking and left:
-                cards = [c for c in cards if c in left]
-        typed = current.strip()
+        if knocking and hand.phase is Phase.DISCARD and hand.turn == seat:
+            cards = [c for c in cards if c in left]  # only cards that allow a knock
+        typed = "".join(current.split()).lower()
+        if typed.startswith("t"):
+            typed = "10" + typed[1:]  # T means ten
         exact: Card | None = None
-        if typed:
+        if len(typed) >= 2:
             try:
                 exact = parse_card(typed)
             except GinError:
@@ -314,17 +324,18 @@ class GinCog(commands.Cog):
         choices = []
         for card in cards:
             name = str(card)
-            if typed and card != exact and not name.lower().startswith(typed.lower()):
+            if typed and card != exact and not name.lower().startswith(typed):
                 continue
             label = f"{name} (leaves deadwood {left[card]})" if card in left else name
             choices.append(app_commands.Choice(name=label, value=name))
         return choices[:25]
 
     async def _command_move(
-        self, interaction: discord.Interaction[Any], kind: ActionKind, card: Card | None
+        self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
     ) -> None:
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
+            card = None if card_text is None else parse_card(card_text)
             outcome = await self.service.play(table, str(interaction.user.id), kind, card)
             self._set_notes(outcome)
             embeds, view = self._move_reply(outcome)
@@ -344,7 +355,10 @@ class GinCog(commands.Cog):
             async with self._activity():
                 table = self.service.by_id(table_id)
                 if table is None:
-                    raise TableError("This game is over; its buttons no longer do anything.")
+                    raise TableError(
+                        "This game is over; its buttons no longer do anything. "
+                        "Start a new one with `/gin challenge`."
+                    )
                 outcome = await self.service.play(
                     table, str(interaction.user.id), kind, card, expected_move=move
                 )
@@ -401,10 +415,14 @@ class GinCog(commands.Cog):
         table = self.service.require_table(str(interaction.channel_id))
         seat = table.seat_of(str(interaction.user.id))
         if seat is None or table.match is None:
+            if seat is None:
+                raise TableError(
+                    "You have no hand here: you're not playing at this table. Watch it with "
+                    "`/gin table`, or start your own game with `/gin challenge`."
+                )
             raise TableError(
-                "You have no hand here: you're not playing at this table."
-                if seat is None
-                else "The game hasn't started: the challenge is waiting for an answer."
+                "The game hasn't started: the challenge is waiting for an answer "
+                "(`/gin accept` or `/gin decline`)."
             )
         panel = self.display.private_panel(table, seat)
         await reply(interaction, embeds=[embed(panel)], view=hand_view(table, seat))

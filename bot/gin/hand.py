@@ -322,7 +322,10 @@ class Hand:
         if action.seat not in self.seats:
             raise IllegalMove("You are not playing this hand.")
         if action.seat != self.turn:
-            raise IllegalMove(f"It is {self._name(self.turn)}'s turn.")
+            raise IllegalMove(
+                f"It is {self._name(self.turn)}'s turn. Please wait for yours; you'll be told "
+                "when it comes."
+            )
         kind = action.kind
         if self.phase is Phase.UPCARD:
             if kind not in (ActionKind.DRAW_DISCARD, ActionKind.PASS):
@@ -332,7 +335,14 @@ class Hand:
                 )
             return
         if kind is ActionKind.PASS:
-            raise IllegalMove("You can pass only on the upcard at the start of the hand.")
+            instead = (
+                "draw a card instead, from the stock or the discard pile"
+                if self.phase is Phase.DRAW
+                else "discard a card instead, or knock"
+            )
+            raise IllegalMove(
+                f"You can pass only on the upcard at the start of the hand: {instead}."
+            )
         if self.phase is Phase.DRAW:
             if kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
                 raise IllegalMove("Draw a card first, from the stock or the discard pile.")
@@ -353,10 +363,11 @@ class Hand:
         if card is None:
             raise CardError("Say which card to discard.")
         if card not in self.hands[action.seat]:
-            raise CardError(f"You don't hold {card}.")
+            raise CardError(f"You don't hold {card}: pick a card from your hand.")
         if card == self.taken_from_discard:
             raise CardError(
-                f"You can't discard {card}, the card you just took from the discard pile."
+                f"You can't discard {card}, the card you just took from the discard pile: "
+                "discard a different card."
             )
         if kind is ActionKind.KNOCK:
             self._check_knock(card)
@@ -383,7 +394,8 @@ class Hand:
         if not is_big_gin(cards):
             deadwood = arrange(cards).deadwood_value
             raise IllegalMove(
-                f"Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't Big Gin."
+                f"Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't "
+                "Big Gin. To knock, name the card to discard face down."
             )
 
     def _deadwood_without(self, card: Card) -> int:
