@@ -103,6 +103,11 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
         public = public_id(world)
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
+        await fake.wait_for(
+            lambda: fake.gateway.session_for(None) is None,
+            timeout=10,
+            what="the killed bot's gateway session to drop",
+        )
 
     table_id, match, count = stored(world)
     assert (count, match.to_dict()) == (before_kill[2], before_kill[1].to_dict())
