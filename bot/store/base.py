@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from bot.store.rows import (
     ClosedChallenge,
     HandRow,
+    HistoryRow,
     JsonObject,
     LeaderRow,
+    LeaderSort,
     MatchEnd,
     MoveRecord,
     MoveRow,
     PlayerStats,
+    RatingRow,
     ResultRow,
     TableRow,
 )
@@ -21,7 +25,9 @@ from bot.store.rows import (
 class Store(Protocol):
     """Persistence for tables, moves and results. Times are ISO-8601 UTC text from the caller.
 
-    Every write is committed before the method returns, so a player may be told.
+    Every write is committed before the method returns, so a player may be told. The store
+    never reads a clock: deadlines compare as text against the ``now`` given, so all times
+    must be written in one format.
     """
 
     async def open(self) -> None: ...
@@ -38,6 +44,8 @@ class Store(Protocol):
         opponent_id: str,
         settings: JsonObject,
         now: str,
+        *,
+        vs_bot: bool = False,
     ) -> int: ...
 
     async def set_display(self, match_id: int, display: JsonObject, now: str) -> None: ...
@@ -49,8 +57,26 @@ class Store(Protocol):
     async def record_move(self, move: MoveRecord) -> None: ...
 
     async def end_match(
-        self, match_id: int, state: JsonObject | None, end: MatchEnd, now: str
+        self,
+        match_id: int,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
     ) -> None: ...
+
+    async def set_deadline(self, match_id: int, deadline: str | None, now: str) -> None: ...
+
+    async def due_deadlines(self, now: str) -> list[tuple[int, str]]: ...
+
+    async def next_deadline(self) -> str | None: ...
+
+    async def get_guild_settings(self, guild_id: str) -> JsonObject | None: ...
+
+    async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None: ...
+
+    async def get_ratings(self, guild_id: str, user_ids: Sequence[str]) -> dict[str, RatingRow]: ...
 
     async def open_tables(self) -> list[TableRow]: ...
 
@@ -63,8 +89,22 @@ class Store(Protocol):
     async def results(self, match_id: int) -> list[ResultRow]: ...
 
     async def leaderboard(
+        self,
+        guild_id: str,
+        limit: int,
+        offset: int,
+        *,
+        sort: LeaderSort = "wins",
+        provisional_below: int = 0,
+    ) -> tuple[list[LeaderRow], int]: ...
+
+    async def bot_records(
         self, guild_id: str, limit: int, offset: int
     ) -> tuple[list[LeaderRow], int]: ...
+
+    async def history(
+        self, guild_id: str, user_id: str, limit: int, offset: int
+    ) -> tuple[list[HistoryRow], int]: ...
 
     async def player_stats(self, guild_id: str, user_id: str) -> PlayerStats | None: ...
 

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from typing import cast
 
 from bot.store.rows import (
     HandOutcome,
     HandRow,
+    HistoryRow,
     JsonObject,
+    LeaderRow,
     MatchStatus,
     MoveRow,
+    RatingRow,
     ResultReason,
     ResultRow,
     TableRow,
@@ -50,6 +54,8 @@ def table_row(row: sqlite3.Row) -> TableRow:
         finished_at=row["finished_at"],
         winner_id=row["winner_id"],
         end_reason=row["end_reason"],
+        deadline=row["deadline"],
+        vs_bot=bool(row["vs_bot"]),
     )
 
 
@@ -93,6 +99,68 @@ def result_row(row: sqlite3.Row) -> ResultRow:
     )
 
 
+def leader_row(row: sqlite3.Row) -> LeaderRow:
+    return LeaderRow(
+        user_id=row["user_id"],
+        name=row["name"],
+        played=row["played"],
+        won=row["won"],
+        lost=row["played"] - row["won"],
+        win_rate=win_rate(row["won"], row["played"]),
+        points=row["points"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        rating=row["rating"],
+        provisional=bool(row["provisional"]),
+    )
+
+
+def history_row(row: sqlite3.Row) -> HistoryRow:
+    return HistoryRow(
+        match_id=row["match_id"],
+        opponent_id=row["opponent_id"],
+        opponent_name=row["opponent_name"],
+        won=bool(row["won"]),
+        points=row["points"],
+        final_score=row["final_score"],
+        opponent_final_score=row["opponent_final_score"],
+        reason=cast(ResultReason, row["reason"]),
+        finished_at=row["finished_at"],
+        vs_bot=bool(row["vs_bot"]),
+    )
+
+
+def rating_row(row: sqlite3.Row) -> RatingRow:
+    return RatingRow(
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        matches=row["matches"],
+    )
+
+
+def rating_params(rating: RatingRow, now: str) -> tuple[object, ...]:
+    return (rating.guild_id, rating.user_id, rating.mu, rating.sigma, rating.matches, now)
+
+
+def streaks(won_newest_first: Iterable[object]) -> tuple[int, int]:
+    """(current, best) runs of wins; the current one counts back from the newest match."""
+    current = best = run = 0
+    counting_current = True
+    for won in won_newest_first:
+        if won:
+            run += 1
+            best = max(best, run)
+        else:
+            if counting_current:
+                current, counting_current = run, False
+            run = 0
+    if counting_current:
+        current = run
+    return current, best
+
+
 def hand_params(hand: HandRow) -> tuple[object, ...]:
     return (
         hand.match_id,
@@ -107,5 +175,10 @@ def hand_params(hand: HandRow) -> tuple[object, ...]:
     )
 
 
+def ratio(part: int, whole: int) -> float:
+    """A share that is 0.0 rather than an error before anything has been played."""
+    return part / whole if whole else 0.0
+
+
 def win_rate(won: int, played: int) -> float:
-    return won / played if played else 0.0
+    return ratio(won, played)

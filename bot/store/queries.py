@@ -2,8 +2,12 @@
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, status, challenger_id, opponent_id, settings, state,"
-    " move_count, display, created_at, updated_at, finished_at, winner_id, end_reason"
+    " move_count, display, created_at, updated_at, finished_at, winner_id, end_reason,"
+    " deadline, vs_bot"
 )
+
+# Open tables, spelled exactly like the partial indexes so SQLite can use them.
+OPEN = "status IN ('challenge', 'playing')"
 
 UPSERT_PLAYER = """
 INSERT INTO players (user_id, name, updated_at) VALUES (?, ?, ?)
@@ -12,8 +16,9 @@ ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.
 
 CREATE_CHALLENGE = """
 INSERT INTO matches
-    (guild_id, channel_id, status, challenger_id, opponent_id, settings, created_at, updated_at)
-VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?)
+    (guild_id, channel_id, status, challenger_id, opponent_id, settings, created_at, updated_at,
+     vs_bot)
+VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?)
 RETURNING id
 """
 
@@ -30,7 +35,7 @@ RETURNING id
 """
 
 CLOSE_CHALLENGE = """
-UPDATE matches SET status = ?, updated_at = ?, finished_at = ?
+UPDATE matches SET status = ?, updated_at = ?, finished_at = ?, deadline = NULL
 WHERE id = ? AND status = 'challenge'
 RETURNING id
 """
@@ -45,10 +50,49 @@ RETURNING guild_id, challenger_id, opponent_id
 END_MATCH = """
 UPDATE matches
 SET status = ?, state = COALESCE(?, state), winner_id = ?, end_reason = ?,
-    finished_at = ?, updated_at = ?
+    finished_at = ?, updated_at = ?, deadline = NULL
 WHERE id = ? AND status = 'playing'
-RETURNING guild_id, challenger_id, opponent_id
+RETURNING guild_id, challenger_id, opponent_id, vs_bot
 """
+
+SET_DEADLINE = (
+    "UPDATE matches SET deadline = ?, updated_at = ? WHERE id = ? AND " + OPEN + " RETURNING id"
+)
+
+MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
+
+# Both read only the partial index of open tables that have a deadline.
+DUE_DEADLINES = (
+    "SELECT id, deadline FROM matches WHERE " + OPEN + " AND deadline IS NOT NULL"
+    " AND deadline <= ? ORDER BY deadline, id"
+)
+
+NEXT_DEADLINE = "SELECT MIN(deadline) FROM matches WHERE " + OPEN + " AND deadline IS NOT NULL"
+
+GET_GUILD_SETTINGS = "SELECT data FROM guild_settings WHERE guild_id = ?"
+
+SET_GUILD_SETTINGS = """
+INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at
+"""
+
+UPSERT_RATING = """
+INSERT INTO ratings (guild_id, user_id, mu, sigma, matches, updated_at)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches,
+    updated_at = excluded.updated_at
+"""
+
+
+def get_ratings(count: int) -> str:
+    """Ratings of ``count`` users of one guild: one ``?`` per user id after the guild's."""
+    marks = ", ".join("?" * count)
+    return (
+        "SELECT guild_id, user_id, mu, sigma, matches FROM ratings"
+        f" WHERE guild_id = ? AND user_id IN ({marks})"
+    )
+
 
 INSERT_MOVE = """
 INSERT INTO moves (match_id, seq, hand_number, seat, action, created_at)
@@ -70,7 +114,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 # Scans only the partial unique index of open tables. No ORDER BY: that would make SQLite
 # prefer a full table scan, so the caller sorts the (few) rows.
-OPEN_TABLES = "SELECT " + TABLE_COLUMNS + " FROM matches WHERE status IN ('challenge', 'playing')"
+OPEN_TABLES = "SELECT " + TABLE_COLUMNS + " FROM matches WHERE " + OPEN
 
 GET_TABLE = "SELECT " + TABLE_COLUMNS + " FROM matches WHERE id = ?"
 
@@ -90,39 +134,91 @@ SELECT match_id, guild_id, user_id, seat, opponent_id, won, points, final_score,
 FROM results WHERE match_id = ? ORDER BY seat
 """
 
-LEADERBOARD = """
+# Standings from results, human matches (vs_bot = 0) or matches against the bot; in the
+# latter only the human's side (the challenger) counts. Named parameters: :guild, :vs_bot,
+# :provisional_below, :limit, :offset.
+_STANDINGS = """
 WITH totals AS (
-    SELECT user_id, COUNT(*) AS played, SUM(won) AS won, SUM(points) AS points
-    FROM results WHERE guild_id = ? GROUP BY user_id
+    SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won, SUM(r.points) AS points
+    FROM results AS r JOIN matches AS m ON m.id = r.match_id
+    WHERE r.guild_id = :guild AND m.vs_bot = :vs_bot
+        AND (m.vs_bot = 0 OR r.user_id = m.challenger_id)
+    GROUP BY r.user_id
 )
-SELECT t.user_id, p.name, t.played, t.won, t.points
-FROM totals AS t LEFT JOIN players AS p ON p.user_id = t.user_id
-ORDER BY t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.points DESC, t.user_id
+SELECT t.user_id, p.name, t.played, t.won, t.points, g.mu, g.sigma,
+       g.mu - 3.0 * g.sigma AS rating, t.played < :provisional_below AS provisional
+FROM totals AS t
+LEFT JOIN players AS p ON p.user_id = t.user_id
+LEFT JOIN ratings AS g ON g.guild_id = :guild AND g.user_id = t.user_id AND :vs_bot = 0
+ORDER BY {order}
+LIMIT :limit OFFSET :offset
+"""
+
+BY_WINS = "t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.points DESC, t.user_id"
+
+# One fixed statement per sort: the ORDER BY is never built from caller input.
+LEADERBOARD = {
+    "wins": _STANDINGS.format(order=BY_WINS),
+    "points": _STANDINGS.format(order="t.points DESC, t.won DESC, t.user_id"),
+    "rating": _STANDINGS.format(
+        order="t.played < :provisional_below, g.mu IS NULL, g.mu - 3.0 * g.sigma DESC,"
+        " t.won DESC, t.user_id"
+    ),
+}
+
+STANDINGS_SIZE = """
+SELECT COUNT(DISTINCT r.user_id)
+FROM results AS r JOIN matches AS m ON m.id = r.match_id
+WHERE r.guild_id = :guild AND m.vs_bot = :vs_bot AND (m.vs_bot = 0 OR r.user_id = m.challenger_id)
+"""
+
+HISTORY = """
+SELECT r.match_id, r.opponent_id, p.name AS opponent_name, r.won, r.points, r.final_score,
+       o.final_score AS opponent_final_score, r.reason, r.finished_at, m.vs_bot
+FROM results AS r
+JOIN matches AS m ON m.id = r.match_id
+JOIN results AS o ON o.match_id = r.match_id AND o.user_id = r.opponent_id
+LEFT JOIN players AS p ON p.user_id = r.opponent_id
+WHERE r.guild_id = ? AND r.user_id = ?
+ORDER BY r.finished_at DESC, r.match_id DESC
 LIMIT ? OFFSET ?
 """
 
-LEADERBOARD_SIZE = "SELECT COUNT(DISTINCT user_id) FROM results WHERE guild_id = ?"
+HISTORY_SIZE = "SELECT COUNT(*) FROM results WHERE guild_id = ? AND user_id = ?"
 
-# A hand belongs to whoever held its winning seat, as recorded in that match's results;
-# so only hands of finished matches count, the same matches "played" counts.
+# Hands belong to whoever held a seat, as recorded in that match's results; so only hands
+# of finished matches count, the same matches "played" counts. Named parameters: :guild,
+# :user.
 PLAYER_STATS = """
 WITH mine AS (
-    SELECT match_id, seat, won, points FROM results WHERE guild_id = ? AND user_id = ?
+    SELECT match_id, seat, won, points FROM results WHERE guild_id = :guild AND user_id = :user
 ),
-won_hands AS (
-    SELECT h.outcome FROM mine AS m
-    JOIN hands AS h ON h.match_id = m.match_id AND h.winner_seat = m.seat
+match_totals AS (
+    SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won, COALESCE(SUM(points), 0) AS points
+    FROM mine
+),
+hand_totals AS (
+    SELECT
+        COUNT(*) AS hands_played,
+        COUNT(*) FILTER (WHERE h.winner_seat = m.seat) AS hands_won,
+        COUNT(*) FILTER (WHERE h.knocker_seat = m.seat) AS knocks,
+        COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'knock') AS knock_wins,
+        COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'gin') AS gins,
+        COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'big_gin') AS big_gins,
+        COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'undercut') AS undercuts
+    FROM mine AS m JOIN hands AS h ON h.match_id = m.match_id
 )
-SELECT
-    (SELECT name FROM players WHERE user_id = ?) AS name,
-    (SELECT COUNT(*) FROM mine) AS played,
-    (SELECT COALESCE(SUM(won), 0) FROM mine) AS won,
-    (SELECT COALESCE(SUM(points), 0) FROM mine) AS points,
-    (SELECT COUNT(*) FROM won_hands) AS hands_won,
-    (SELECT COUNT(*) FROM won_hands WHERE outcome = 'gin') AS gins,
-    (SELECT COUNT(*) FROM won_hands WHERE outcome = 'big_gin') AS big_gins,
-    (SELECT COUNT(*) FROM won_hands WHERE outcome = 'undercut') AS undercuts,
-    (SELECT COUNT(*) FROM won_hands WHERE outcome = 'knock') AS knocks
+SELECT (SELECT name FROM players WHERE user_id = :user) AS name, t.*, h.*,
+       g.mu, g.sigma, g.mu - 3.0 * g.sigma AS rating, COALESCE(g.matches, 0) AS rating_matches
+FROM match_totals AS t
+CROSS JOIN hand_totals AS h
+LEFT JOIN ratings AS g ON g.guild_id = :guild AND g.user_id = :user
+"""
+
+# Newest first, the order streaks are counted in.
+WON_SEQUENCE = """
+SELECT won FROM results WHERE guild_id = ? AND user_id = ?
+ORDER BY finished_at DESC, match_id DESC
 """
 
 COUNTS = """
@@ -131,5 +227,7 @@ SELECT
     (SELECT COUNT(*) FROM matches) AS matches,
     (SELECT COUNT(*) FROM moves) AS moves,
     (SELECT COUNT(*) FROM hands) AS hands,
-    (SELECT COUNT(*) FROM results) AS results
+    (SELECT COUNT(*) FROM results) AS results,
+    (SELECT COUNT(*) FROM ratings) AS ratings,
+    (SELECT COUNT(*) FROM guild_settings) AS guild_settings
 """

@@ -10,6 +10,7 @@ MatchStatus = Literal["challenge", "playing", "finished", "declined", "expired",
 ClosedChallenge = Literal["declined", "expired", "cancelled"]
 HandOutcome = Literal["knock", "undercut", "gin", "big_gin", "void"]
 ResultReason = Literal["target", "resign", "forfeit"]
+LeaderSort = Literal["rating", "wins", "points"]
 
 OPEN_STATUSES: tuple[MatchStatus, ...] = ("challenge", "playing")
 RESULT_REASONS: tuple[ResultReason, ...] = ("target", "resign", "forfeit")
@@ -34,6 +35,10 @@ class TableRow:
     finished_at: str | None
     winner_id: str | None
     end_reason: str | None
+    # The next timer event of an open table; cleared when the table closes or finishes.
+    deadline: str | None = None
+    # A match against the bot's own account, which is then the opponent (seat 1).
+    vs_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +135,17 @@ class MatchEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's skill rating in one guild; ``matches`` counts the rated matches behind it."""
+
+    guild_id: str
+    user_id: str
+    mu: float
+    sigma: float
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRecord:
     """Everything one accepted move changes, written in a single transaction."""
 
@@ -142,11 +158,19 @@ class MoveRecord:
     now: str
     finished_hand: HandRow | None = None
     finished: MatchEnd | None = None
+    # New ratings of the two players, saved with the result; ignored unless the match finishes.
+    ratings: tuple[RatingRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """One leaderboard line; ``name`` is None if the player was never upserted."""
+    """One leaderboard line; ``name`` is None if the player was never upserted.
+
+    ``rating`` is the conservative display rating mu - 3·sigma, so a player with few matches
+    (wide sigma) does not jump ahead of a proven one; the rating fields are None when the
+    player has no rating. ``provisional`` flags players with fewer matches than the caller's
+    threshold.
+    """
 
     user_id: str
     name: str | None
@@ -155,11 +179,38 @@ class LeaderRow:
     lost: int
     win_rate: float
     points: int
+    mu: float | None = None
+    sigma: float | None = None
+    rating: float | None = None
+    provisional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One finished match seen from one player, for a match history page."""
+
+    match_id: int
+    opponent_id: str
+    opponent_name: str | None
+    won: bool
+    points: int
+    final_score: int
+    opponent_final_score: int
+    reason: ResultReason
+    finished_at: str
+    vs_bot: bool
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record in one guild, from finished matches only."""
+    """A player's record in one guild, from finished matches only (against the bot too).
+
+    Hand counts cover every hand of those matches, void ones included. ``knocks`` counts
+    hands the player ended by knocking, whatever the outcome (the engine records a gin as a
+    knock by the winner too); ``knock_wins`` only the ones won as a plain knock;
+    ``undercuts`` the undercuts the player scored as defender. Rates are per hand played.
+    The rating fields are None (``rating_matches`` 0) for a player without a rating.
+    """
 
     user_id: str
     name: str | None
@@ -167,9 +218,21 @@ class PlayerStats:
     won: int
     lost: int
     win_rate: float
+    hands_played: int
     hands_won: int
+    knocks: int
+    knock_wins: int
     gins: int
     big_gins: int
     undercuts: int
-    knocks: int
     points: int
+    avg_points_per_hand: float
+    knock_rate: float
+    gin_rate: float
+    undercut_rate: float
+    current_streak: int
+    best_streak: int
+    mu: float | None
+    sigma: float | None
+    rating: float | None
+    rating_matches: int

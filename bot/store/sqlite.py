@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -31,12 +31,15 @@ from bot.store.migrate import apply_migrations
 from bot.store.rows import (
     ClosedChallenge,
     HandRow,
+    HistoryRow,
     JsonObject,
     LeaderRow,
+    LeaderSort,
     MatchEnd,
     MoveRecord,
     MoveRow,
     PlayerStats,
+    RatingRow,
     ResultRow,
     TableRow,
 )
@@ -159,11 +162,26 @@ class SqliteStore:
         opponent_id: str,
         settings: JsonObject,
         now: str,
+        *,
+        vs_bot: bool = False,
     ) -> int:
-        """Open a table in a channel; ``ChannelBusy`` if one is already open there."""
+        """Open a table in a channel; ``ChannelBusy`` if one is already open there.
+
+        ``vs_bot`` marks a match against the bot's own account, which must be the opponent:
+        such matches stay off the leaderboard and ratings and show in ``bot_records``.
+        """
         if challenger_id == opponent_id:
             raise ValueError("a player cannot challenge themselves")
-        params = (guild_id, channel_id, challenger_id, opponent_id, codec.dump(settings), now, now)
+        params = (
+            guild_id,
+            channel_id,
+            challenger_id,
+            opponent_id,
+            codec.dump(settings),
+            now,
+            now,
+            1 if vs_bot else 0,
+        )
         async with self._exclusive() as conn:
             try:
                 row = _first(await conn.execute_fetchall(q.CREATE_CHALLENGE, params))
@@ -186,7 +204,7 @@ class SqliteStore:
             raise StaleMove(match_id, "not an open challenge")
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None:
-        """End a challenge that was never accepted; frees the channel."""
+        """End a challenge that was never accepted; frees the channel and clears its deadline."""
         if status not in get_args(ClosedChallenge):
             raise ValueError(f"a challenge cannot close as {status!r}")
         if await self._one(q.CLOSE_CHALLENGE, (status, now, now, match_id)) is None:
@@ -196,7 +214,8 @@ class SqliteStore:
         """Write one move, the new state, and any finished hand or match, all or nothing.
 
         ``StaleMove`` (nothing written) unless the match is playing and
-        ``move.seq == move_count + 1``: a repeated click loses the race cleanly.
+        ``move.seq == move_count + 1``: a repeated click loses the race cleanly. A finishing
+        move also clears the deadline and saves ``move.ratings`` (see ``end_match``).
         """
         hand = move.finished_hand
         if hand is not None and hand.match_id != move.match_id:
@@ -217,22 +236,77 @@ class SqliteStore:
             if hand_params is not None:
                 await conn.execute_fetchall(q.INSERT_HAND, hand_params)
             if end is not None:
-                await _finish(conn, move.match_id, None, end, move.now)
+                await _finish(conn, move.match_id, None, end, move.now, move.ratings)
 
     async def end_match(
-        self, match_id: int, state: JsonObject | None, end: MatchEnd, now: str
+        self,
+        match_id: int,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
     ) -> None:
         """End a match in play without a move.
 
         ``MatchEnd(status="finished", reason="resign" | "forfeit", ...)`` records results;
         ``MatchEnd.cancelled(reason)`` sets status 'cancelled' and records none. ``state``
-        None keeps the stored state. ``StaleMove`` if the match is not playing.
+        None keeps the stored state. ``StaleMove`` if the match is not playing. Either way
+        the deadline is cleared.
+
+        ``ratings`` (the players' new ratings) are saved with the results, so a rating never
+        counts a match that is not recorded; ignored for a cancelled match. ``ValueError``
+        (nothing written) for ratings of a match against the bot, of another guild or of
+        someone who did not play.
         """
         text = None if state is None else codec.dump(state)
         async with self._transaction() as conn:
-            await _finish(conn, match_id, text, end, now)
+            await _finish(conn, match_id, text, end, now, ratings)
+
+    async def set_deadline(self, match_id: int, deadline: str | None, now: str) -> None:
+        """Set (or clear, with None) the next timer event of an open table.
+
+        Kept in the database so timers survive a restart. Setting one on a table that is no
+        longer open raises ``StaleMove``, which tells a late timer there is nothing left to
+        do; clearing one there does nothing, since closing already cleared it.
+        """
+        async with self._exclusive() as conn:
+            row = _first(await conn.execute_fetchall(q.SET_DEADLINE, (deadline, now, match_id)))
+            if row is not None:
+                return
+            exists = _first(await conn.execute_fetchall(q.MATCH_EXISTS, (match_id,)))
+        if deadline is not None or exists is None:
+            raise StaleMove(match_id, "not an open table")
+
+    async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None:
+        """Replace a guild's settings; the store keeps the JSON object without reading it."""
+        await self._one(q.SET_GUILD_SETTINGS, (guild_id, codec.dump(data), now))
 
     # -- reads -----------------------------------------------------------------------------
+
+    async def get_guild_settings(self, guild_id: str) -> JsonObject | None:
+        """A guild's settings as last saved, or None if it never saved any."""
+        row = await self._one(q.GET_GUILD_SETTINGS, (guild_id,))
+        return None if row is None else codec.load(row[0])
+
+    async def due_deadlines(self, now: str) -> list[tuple[int, str]]:
+        """(match id, deadline) of open tables whose deadline is at or before ``now``, earliest
+        first. Times compare as text, so every time must be written in the same format."""
+        rows = await self._all(q.DUE_DEADLINES, (now,))
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def next_deadline(self) -> str | None:
+        """The earliest deadline of any open table, so a scheduler knows how long to sleep."""
+        row = await self._one(q.NEXT_DEADLINE)
+        return None if row is None or row[0] is None else str(row[0])
+
+    async def get_ratings(self, guild_id: str, user_ids: Sequence[str]) -> dict[str, RatingRow]:
+        """Current ratings by user id; players without a rating are left out."""
+        wanted = list(dict.fromkeys(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._all(q.get_ratings(len(wanted)), (guild_id, *wanted))
+        return {r["user_id"]: codec.rating_row(r) for r in rows}
 
     async def open_tables(self) -> list[TableRow]:
         """Every challenge and match in play, to rebuild the tables at start-up."""
@@ -253,33 +327,80 @@ class SqliteStore:
         return [codec.result_row(r) for r in await self._all(q.RESULTS, (match_id,))]
 
     async def leaderboard(
+        self,
+        guild_id: str,
+        limit: int,
+        offset: int,
+        *,
+        sort: LeaderSort = "wins",
+        provisional_below: int = 0,
+    ) -> tuple[list[LeaderRow], int]:
+        """One page of the guild's ranking from human matches, and how many players it has.
+
+        ``sort``: 'wins' (won, win rate, points); 'points' (points, won); 'rating' (players
+        with at least ``provisional_below`` matches first, then the conservative rating,
+        unrated players after rated ones, then won). Ties end on the user id.
+        """
+        order = q.LEADERBOARD.get(sort)
+        if order is None:
+            raise ValueError(f"unknown leaderboard sort {sort!r}")
+        return await self._standings(order, guild_id, limit, offset, False, provisional_below)
+
+    async def bot_records(
         self, guild_id: str, limit: int, offset: int
     ) -> tuple[list[LeaderRow], int]:
-        """One page of the guild's ranking, and how many players it has in all."""
+        """One page of the players' records against the bot, by wins, and how many there are."""
+        return await self._standings(q.LEADERBOARD["wins"], guild_id, limit, offset, True, 0)
+
+    async def _standings(
+        self,
+        sql: str,
+        guild_id: str,
+        limit: int,
+        offset: int,
+        vs_bot: bool,
+        provisional_below: int,
+    ) -> tuple[list[LeaderRow], int]:
+        if limit < 0 or offset < 0:
+            raise ValueError("limit and offset must not be negative")
+        params = {
+            "guild": guild_id,
+            "vs_bot": 1 if vs_bot else 0,
+            "provisional_below": provisional_below,
+            "limit": limit,
+            "offset": offset,
+        }
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(sql, params)
+            total = _first(await conn.execute_fetchall(q.STANDINGS_SIZE, params))
+        return [codec.leader_row(r) for r in rows], 0 if total is None else int(total[0])
+
+    async def history(
+        self, guild_id: str, user_id: str, limit: int, offset: int
+    ) -> tuple[list[HistoryRow], int]:
+        """One page of a player's finished matches (against the bot too), newest first, and
+        how many there are in all."""
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
         async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(q.LEADERBOARD, (guild_id, limit, offset))
-            total = _first(await conn.execute_fetchall(q.LEADERBOARD_SIZE, (guild_id,)))
-        page = [
-            LeaderRow(
-                user_id=r["user_id"],
-                name=r["name"],
-                played=r["played"],
-                won=r["won"],
-                lost=r["played"] - r["won"],
-                win_rate=codec.win_rate(r["won"], r["played"]),
-                points=r["points"],
-            )
-            for r in rows
-        ]
-        return page, 0 if total is None else int(total[0])
+            rows = await conn.execute_fetchall(q.HISTORY, (guild_id, user_id, limit, offset))
+            total = _first(await conn.execute_fetchall(q.HISTORY_SIZE, (guild_id, user_id)))
+        return [codec.history_row(r) for r in rows], 0 if total is None else int(total[0])
 
     async def player_stats(self, guild_id: str, user_id: str) -> PlayerStats | None:
-        """A player's record in a guild, or None if they have not finished a match there."""
-        r = await self._one(q.PLAYER_STATS, (guild_id, user_id, user_id))
-        if r is None or r["played"] == 0:
-            return None
+        """A player's record in a guild, or None if they have not finished a match there.
+
+        Two queries whatever the number of matches: the totals, and the won column in
+        order for the streaks.
+        """
+        async with self._exclusive() as conn:
+            params = {"guild": guild_id, "user": user_id}
+            r = _first(await conn.execute_fetchall(q.PLAYER_STATS, params))
+            if r is None or r["played"] == 0:
+                return None
+            won = await conn.execute_fetchall(q.WON_SEQUENCE, (guild_id, user_id))
+        current, best = codec.streaks(row[0] for row in won)
+        hands = r["hands_played"]
         return PlayerStats(
             user_id=user_id,
             name=r["name"],
@@ -287,12 +408,24 @@ class SqliteStore:
             won=r["won"],
             lost=r["played"] - r["won"],
             win_rate=codec.win_rate(r["won"], r["played"]),
+            hands_played=hands,
             hands_won=r["hands_won"],
+            knocks=r["knocks"],
+            knock_wins=r["knock_wins"],
             gins=r["gins"],
             big_gins=r["big_gins"],
             undercuts=r["undercuts"],
-            knocks=r["knocks"],
             points=r["points"],
+            avg_points_per_hand=codec.ratio(r["points"], hands),
+            knock_rate=codec.ratio(r["knocks"], hands),
+            gin_rate=codec.ratio(r["gins"], hands),
+            undercut_rate=codec.ratio(r["undercuts"], hands),
+            current_streak=current,
+            best_streak=best,
+            mu=r["mu"],
+            sigma=r["sigma"],
+            rating=r["rating"],
+            rating_matches=r["rating_matches"],
         )
 
     async def counts(self) -> dict[str, int]:
@@ -303,9 +436,15 @@ class SqliteStore:
 
 
 async def _finish(
-    conn: aiosqlite.Connection, match_id: int, state: str | None, end: MatchEnd, now: str
+    conn: aiosqlite.Connection,
+    match_id: int,
+    state: str | None,
+    end: MatchEnd,
+    now: str,
+    ratings: tuple[RatingRow, ...] = (),
 ) -> None:
-    """Close a match in play and write its results; runs inside the caller's transaction."""
+    """Close a match in play, write its results and ratings; runs inside the caller's
+    transaction, so a ``ValueError`` here undoes the whole move."""
     params = (end.status, state, end.winner_id, end.reason, now, now, match_id)
     match = _first(await conn.execute_fetchall(q.END_MATCH, params))
     if match is None:
@@ -314,6 +453,10 @@ async def _finish(
     players[match["opponent_id"]] = match["challenger_id"]
     if end.results and {r.user_id for r in end.results} != set(players):
         raise ValueError("results must name exactly the two players of the match")
+    if end.status == "finished" and ratings:
+        _check_ratings(ratings, match["guild_id"], set(players), bool(match["vs_bot"]))
+        for rating in ratings:
+            await conn.execute_fetchall(q.UPSERT_RATING, codec.rating_params(rating, now))
     for result in end.results:
         won = 1 if result.user_id == end.winner_id else 0
         await conn.execute_fetchall(
@@ -331,6 +474,19 @@ async def _finish(
                 now,
             ),
         )
+
+
+def _check_ratings(
+    ratings: tuple[RatingRow, ...], guild_id: str, players: set[str], vs_bot: bool
+) -> None:
+    """Ratings only ever follow a human match, for its own players in its own guild."""
+    if vs_bot:
+        raise ValueError("a match against the bot is not rated")
+    users = [r.user_id for r in ratings]
+    if len(set(users)) != len(users) or not set(users) <= players:
+        raise ValueError("ratings must name players of the match, once each")
+    if any(r.guild_id != guild_id for r in ratings):
+        raise ValueError("ratings must belong to the match's guild")
 
 
 def _satisfies_store(store: SqliteStore) -> Store:

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
-from bot.store import HandOutcome, HandRow, MatchEnd, MoveRecord, SeatResult, SqliteStore
+from bot.store import (
+    HandOutcome,
+    HandRow,
+    MatchEnd,
+    MoveRecord,
+    RatingRow,
+    SeatResult,
+    SqliteStore,
+)
 from bot.store.rows import JsonObject, ResultReason
 
 _channels = itertools.count(1)
@@ -48,6 +57,7 @@ def move(
     hand_number: int = 1,
     finished_hand: HandRow | None = None,
     finished: MatchEnd | None = None,
+    ratings: tuple[RatingRow, ...] = (),
 ) -> MoveRecord:
     return MoveRecord(
         match_id=match_id,
@@ -59,6 +69,7 @@ def move(
         now=at(seq),
         finished_hand=finished_hand,
         finished=finished,
+        ratings=ratings,
     )
 
 
@@ -90,10 +101,12 @@ async def new_match(
     guild: str = "g1",
     channel: str | None = None,
     start: bool = True,
+    vs_bot: bool = False,
+    now: str | None = None,
 ) -> int:
     channel = channel or f"chan-{next(_channels)}"
     match_id = await store.create_challenge(
-        guild, channel, challenger, opponent, {"target": 100}, at(0)
+        guild, channel, challenger, opponent, {"target": 100}, now or at(0), vs_bot=vs_bot
     )
     if start:
         await store.start_match(match_id, state(0), at(0))
@@ -109,22 +122,30 @@ async def play(
     guild: str = "g1",
     hands: tuple[tuple[HandOutcome, int | None], ...] = (),
     points: tuple[int, int] = (100, 20),
+    vs_bot: bool = False,
+    ratings: tuple[RatingRow, ...] = (),
+    finished_at: str | None = None,
 ) -> int:
-    """A whole match: one move per hand, each finishing that hand, the last one the match."""
-    match_id = await new_match(store, challenger, opponent, guild=guild)
+    """A whole match: one move per hand, each finishing that hand, the last one the match.
+
+    ``finished_at`` overrides the time of the last move, to order matches in history.
+    """
+    match_id = await new_match(store, challenger, opponent, guild=guild, vs_bot=vs_bot)
     plays = list(hands) or [("knock", 0 if winner == challenger else 1)]
     for number, (outcome, seat) in enumerate(plays, start=1):
         last = number == len(plays)
         knocker = _knocker(outcome, seat)
-        await store.record_move(
-            move(
-                match_id,
-                number,
-                hand_number=number,
-                finished_hand=hand(match_id, number, outcome, seat, knocker_seat=knocker),
-                finished=finish(challenger, opponent, winner, points=points) if last else None,
-            )
+        record = move(
+            match_id,
+            number,
+            hand_number=number,
+            finished_hand=hand(match_id, number, outcome, seat, knocker_seat=knocker),
+            finished=finish(challenger, opponent, winner, points=points) if last else None,
+            ratings=ratings if last else (),
         )
+        if last and finished_at is not None:
+            record = replace(record, now=finished_at)
+        await store.record_move(record)
     return match_id
 
 

@@ -27,6 +27,8 @@ async def test_memory_database_works(store: SqliteStore) -> None:
         "moves": 0,
         "hands": 0,
         "results": 0,
+        "ratings": 0,
+        "guild_settings": 0,
     }
 
 

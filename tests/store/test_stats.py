@@ -98,7 +98,7 @@ async def test_player_stats(store: SqliteStore) -> None:
         1,
         0.5,
     )
-    assert (alice.hands_won, alice.gins, alice.big_gins, alice.undercuts, alice.knocks) == (
+    assert (alice.hands_won, alice.gins, alice.big_gins, alice.undercuts, alice.knock_wins) == (
         4,
         1,
         1,
@@ -110,7 +110,13 @@ async def test_player_stats(store: SqliteStore) -> None:
     bob = await store.player_stats("g1", "bob")
     assert bob is not None
     assert (bob.name, bob.played, bob.won, bob.lost, bob.points) == (None, 2, 1, 1, 135)
-    assert (bob.hands_won, bob.gins, bob.big_gins, bob.undercuts, bob.knocks) == (3, 1, 0, 2, 0)
+    assert (bob.hands_won, bob.gins, bob.big_gins, bob.undercuts, bob.knock_wins) == (
+        3,
+        1,
+        0,
+        2,
+        0,
+    )
 
     assert await store.player_stats("g1", "carol") is None
     assert await store.player_stats("g3", "alice") is None
