@@ -150,8 +150,9 @@ async def play(
 
 
 def _knocker(outcome: HandOutcome, winner_seat: int | None) -> int | None:
-    """Who knocked: the winner, except in an undercut where the knocker lost."""
-    if outcome in ("knock", "gin"):
+    """Who knocked, as the engine records it: the winner (a gin or big gin counts), except in
+    an undercut where the knocker lost; nobody in a void hand."""
+    if outcome in ("knock", "gin", "big_gin"):
         return winner_seat
     if outcome == "undercut" and winner_seat is not None:
         return 1 - winner_seat
