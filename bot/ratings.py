@@ -3,7 +3,9 @@
 A rating is (mu, sigma): the estimated skill and how unsure that estimate is. Rankings use
 the conservative mu - 3·sigma, so a newcomer's lucky win cannot outrank a long record.
 The caller reads the players' ratings, calls ``updated_ratings`` and hands the result to
-the store with the finished match, so ratings and results are written together.
+the store with the finished match, so ratings and results are written together. Finishing
+moves of one guild should go through that read-update-write one at a time, or a player who
+ends two matches at once keeps only one of the updates.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ class TableRow:
     end_reason: str | None
     # The next timer event of an open table; cleared when the table closes or finishes.
     deadline: str | None = None
-    # A match against the bot's own account, which is then the opponent (seat 1).
+    # A match against the bot's own account, which is then always the opponent.
     vs_bot: bool = False
 
 

@@ -257,7 +257,9 @@ class SqliteStore:
         ``ratings`` (the players' new ratings) are saved with the results, so a rating never
         counts a match that is not recorded; ignored for a cancelled match. ``ValueError``
         (nothing written) for ratings of a match against the bot, of another guild or of
-        someone who did not play.
+        someone who did not play. The rows are written as given: a caller that reads, updates
+        and writes ratings must not finish two matches of one guild at once, or one update
+        overwrites the other.
         """
         text = None if state is None else codec.dump(state)
         async with self._transaction() as conn:
