@@ -11,6 +11,7 @@ from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, Match, MatchResult
 from bot.gin.melds import Arrangement, arrange, discard_options
 from bot.gin.settings import Settings
+from bot.server_settings import ServerSettings, duration
 
 LOG_LINES = 8
 
@@ -306,3 +307,66 @@ def rules_panel(settings: Settings) -> Panel:
         ]
     )
     return Panel("Gin Rummy rules at this table", body, "Commands: /gin hand, /gin draw, …")
+
+
+# --- challenges and server settings ---------------------------------------------------------
+
+
+def rules_summary(rules: Settings) -> list[tuple[str, str]]:
+    """Every rule setting as (label, value), in the order players care about."""
+    big_gin = f"on, bonus {rules.big_gin_bonus}" if rules.big_gin else "off"
+    knock = str(rules.knock_limit) if rules.knock_limit else "0 (gin only)"
+    return [
+        ("Target", str(rules.target)),
+        ("Gin bonus", str(rules.gin_bonus)),
+        ("Undercut bonus", str(rules.undercut_bonus)),
+        ("Big Gin", big_gin),
+        ("Knock limit", knock),
+        ("Hand void with stock left", str(rules.void_stock)),
+        (
+            "Next dealer",
+            f"the {rules.next_dealer.value} of the hand"
+            if rules.next_dealer.value != "alternate"
+            else "alternate",
+        ),
+        ("Game bonus / box bonus", f"{rules.game_bonus} / {rules.box_bonus}"),
+    ]
+
+
+def challenge_panel(
+    challenger: str, opponent: str, server: ServerSettings, changed: set[str] | None = None
+) -> Panel:
+    """The public challenge, with the settings the opponent is accepting."""
+    rules = server.rules
+    lines = [
+        f"{challenger} challenges {opponent} to a game of Gin Rummy to {rules.target} points.",
+        f"Gin bonus {rules.gin_bonus} · undercut bonus {rules.undercut_bonus} · Big Gin "
+        + (f"on ({rules.big_gin_bonus})" if rules.big_gin else "off")
+        + f" · knock at {rules.knock_limit} or less · {duration(server.turn_seconds)} per turn",
+    ]
+    if changed:
+        lines.append(
+            "*Changed for this match:* " + ", ".join(sorted(n.replace("_", " ") for n in changed))
+        )
+    lines.append(
+        f"{opponent}, press **Accept** or **Decline** (or use `/gin accept` / `/gin decline`). "
+        f"The challenge expires in {duration(server.challenge_seconds)}."
+    )
+    return Panel("Gin Rummy challenge", "\n".join(lines))
+
+
+def settings_panel(server: ServerSettings) -> Panel:
+    rows = [
+        *rules_summary(server.rules),
+        ("Turn timer", duration(server.turn_seconds)),
+        ("Challenge expiry", duration(server.challenge_seconds)),
+        ("Discard hint in private hands", "on" if server.hints else "off"),
+        ("Matches before being ranked", str(server.provisional_matches)),
+    ]
+    body = "\n".join(f"**{label}:** {value}" for label, value in rows)
+    return Panel(
+        "Gin Rummy settings for this server",
+        body,
+        "Members with Manage Server can change them with /gin settings set. "
+        "Matches already started keep their settings.",
+    )

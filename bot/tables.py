@@ -10,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -18,6 +18,7 @@ from bot.gin import Card, GinError
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.settings import Settings
+from bot.server_settings import ServerSettings
 from bot.store import ChannelBusy, HandRow, MatchEnd, MoveRecord, SeatResult, StaleMove, Store
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,14 @@ class Status(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     DECLINED = "declined"
+    EXPIRED = "expired"
     CANCELLED = "cancelled"
+
+
+class TimerKind(StrEnum):
+    EXPIRED = "expired"  # a challenge nobody answered
+    REMINDER = "reminder"  # half of a turn's time is gone
+    FORFEIT = "forfeit"  # a turn's time ran out: the idle player lost the match
 
 
 @dataclass(slots=True)
@@ -45,11 +53,17 @@ class Table:
     status: Status
     challenger: Player
     opponent: Player
-    settings: Settings
+    server: ServerSettings
     match: Match | None = None
     move_count: int = 0
     display: dict[str, Any] = field(default_factory=dict)
+    deadline: datetime | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    @property
+    def settings(self) -> Settings:
+        """The rules of this table's match, fixed when it was challenged."""
+        return self.server.rules
 
     @property
     def players(self) -> tuple[Player, Player]:
@@ -87,6 +101,16 @@ class MoveOutcome:
         return self.report.result
 
 
+@dataclass(frozen=True, slots=True)
+class TimerEvent:
+    """A timer that fired, for the messages that tell the players."""
+
+    kind: TimerKind
+    table: Table
+    seat: int | None
+    ends_at: datetime | None = None
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -100,6 +124,8 @@ class TableService:
         self._by_channel: dict[str, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
+        self.deadline_changed: asyncio.Event | None = None  # set whenever a deadline moves
+        self._servers: dict[str, ServerSettings] = {}
 
     def _now(self) -> str:
         return self.clock().isoformat()
@@ -118,10 +144,11 @@ class TableService:
                 status=Status(row.status),
                 challenger=Player(row.challenger_id, _name(state, 0, row.challenger_id)),
                 opponent=Player(row.opponent_id, _name(state, 1, row.opponent_id)),
-                settings=Settings.from_dict(row.settings),
+                server=ServerSettings.from_dict(row.settings),
                 match=None if state is None else Match.from_dict(state),
                 move_count=row.move_count,
                 display=dict(row.display),
+                deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
             )
             if table.match is None:
                 names = table.display.get("names", {})
@@ -158,6 +185,22 @@ class TableService:
             raise TableError("There is no game in this channel. Start one with `/gin challenge`.")
         return table
 
+    # --- server settings ----------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: str) -> ServerSettings:
+        cached = self._servers.get(guild_id)
+        if cached is None:
+            cached = ServerSettings.from_dict(await self.store.get_guild_settings(guild_id))
+            self._servers[guild_id] = cached
+        return cached
+
+    async def change_server_settings(self, guild_id: str, **changes: Any) -> ServerSettings:
+        """Apply and store changes; matches already started keep the settings they began with."""
+        changed = (await self.server_settings(guild_id)).with_changes(**changes)
+        await self.store.set_guild_settings(guild_id, changed.to_dict(), self._now())
+        self._servers[guild_id] = changed
+        return changed
+
     # --- challenges ---------------------------------------------------------------------------
 
     async def challenge(
@@ -166,7 +209,7 @@ class TableService:
         channel_id: str,
         challenger: Player,
         opponent: Player,
-        settings: Settings,
+        server: ServerSettings,
         *,
         opponent_is_bot: bool = False,
     ) -> Table:
@@ -184,7 +227,7 @@ class TableService:
             await self.store.upsert_player(opponent.id, opponent.name, now)
             try:
                 table_id = await self.store.create_challenge(
-                    guild_id, channel_id, challenger.id, opponent.id, settings.to_dict(), now
+                    guild_id, channel_id, challenger.id, opponent.id, server.to_dict(), now
                 )
             except ChannelBusy:
                 raise TableError("This channel already has a game. Try another channel.") from None
@@ -195,10 +238,13 @@ class TableService:
                 status=Status.CHALLENGE,
                 challenger=challenger,
                 opponent=opponent,
-                settings=settings,
+                server=server,
                 display={"names": {"0": challenger.name, "1": opponent.name}},
             )
             await self.store.set_display(table.id, table.display, now)
+            await self._set_deadline(
+                table, self.clock() + timedelta(seconds=server.challenge_seconds)
+            )
             self._register(table)
             return table
 
@@ -212,14 +258,14 @@ class TableService:
             await self.store.start_match(table.id, match.to_dict(), now)
             table.match = match
             table.status = Status.PLAYING
+            await self._arm_turn_timer(table)
             return table
 
     async def decline(self, table: Table, user_id: str) -> Table:
         async with table.lock:
             self._check_challenge_answer(table, user_id, "decline", challenger_may=True)
             await self.store.close_challenge(table.id, "declined", self._now())
-            table.status = Status.DECLINED
-            self._unregister(table)
+            self._close(table, Status.DECLINED)
             return table
 
     def _check_challenge_answer(
@@ -317,26 +363,49 @@ class TableService:
             raise TableError("That move was already made.") from None
         table.move_count += 1
         if report.result is not None:
-            table.status = Status.FINISHED
-            self._unregister(table)
+            self._close(table, Status.FINISHED)
+        else:
+            await self._arm_turn_timer(table)
 
     async def resign(self, table: Table, user_id: str) -> MatchResult:
         async with table.lock:
             seat = self._seated(table, user_id)
-            match = self._match(table)
-            snapshot = match.to_dict()
-            result = match.resign(seat, EndReason.RESIGN)
+            return await self._concede(table, seat, EndReason.RESIGN)
+
+    async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult:
+        """End the match now in the other player's favour (resign or forfeit); lock held."""
+        match = self._match(table)
+        snapshot = match.to_dict()
+        result = match.resign(seat, reason)
+        try:
+            await self.store.end_match(
+                table.id, match.to_dict(), self._match_end(table, result), self._now()
+            )
+        except BaseException:
+            table.match = Match.from_dict(snapshot)
+            raise
+        self._close(table, Status.FINISHED)
+        return result
+
+    async def end(self, table: Table) -> Table:
+        """Close a table with no result (a moderator's decision)."""
+        async with table.lock:
+            if not table.is_open or table.id not in self._by_id:
+                raise TableError("This table is already closed.")
             now = self._now()
-            try:
+            if table.status is Status.CHALLENGE:
+                await self.store.close_challenge(table.id, "cancelled", now)
+            else:
                 await self.store.end_match(
-                    table.id, match.to_dict(), self._match_end(table, result), now
+                    table.id, None, MatchEnd.cancelled("ended by a moderator"), now
                 )
-            except BaseException:
-                table.match = Match.from_dict(snapshot)
-                raise
-            table.status = Status.FINISHED
-            self._unregister(table)
-            return result
+            self._close(table, Status.CANCELLED)
+            return table
+
+    def _close(self, table: Table, status: Status) -> None:
+        table.status = status
+        table.deadline = None
+        self._unregister(table)
 
     def _seated(self, table: Table, user_id: str) -> int:
         seat = table.seat_of(user_id)
@@ -384,11 +453,79 @@ class TableService:
             results=seats,
         )
 
+    # --- timers -----------------------------------------------------------------------------
+    # An open challenge has one deadline (it expires). A turn has two: halfway the player is
+    # reminded, at the end they forfeit the match. The deadline is stored with the table so
+    # a restart resumes it; one that passed while the bot was down fires at start-up.
+
+    def next_deadline(self) -> datetime | None:
+        deadlines = [t.deadline for t in self._by_id.values() if t.deadline is not None]
+        return min(deadlines) if deadlines else None
+
+    def due(self, now: datetime) -> list[Table]:
+        return sorted(
+            (t for t in self._by_id.values() if t.deadline is not None and t.deadline <= now),
+            key=lambda t: t.deadline or now,
+        )
+
+    async def _set_deadline(self, table: Table, deadline: datetime | None) -> None:
+        table.deadline = deadline
+        await self.store.set_deadline(
+            table.id, None if deadline is None else deadline.isoformat(), self._now()
+        )
+        if self.deadline_changed is not None:
+            self.deadline_changed.set()
+
+    async def _arm_turn_timer(self, table: Table) -> None:
+        """Start the clock when the turn passes to another player (or a new hand starts)."""
+        match = self._match(table)
+        key = _turn_key(match)
+        timer = table.display.get("timer", {})
+        if timer.get("key") == key:
+            return
+        started = self.clock()
+        table.display["timer"] = {"key": key, "started": started.isoformat(), "reminded": False}
+        await self.save_display(table)
+        await self._set_deadline(table, started + timedelta(seconds=table.server.turn_seconds / 2))
+
+    async def fire_timer(self, table: Table) -> TimerEvent | None:
+        """Handle a table whose deadline has come: expire, remind or forfeit."""
+        async with table.lock:
+            now = self.clock()
+            if table.deadline is None or table.deadline > now or table.id not in self._by_id:
+                return None
+            if table.status is Status.CHALLENGE:
+                await self.store.close_challenge(table.id, "expired", self._now())
+                self._close(table, Status.EXPIRED)
+                return TimerEvent(TimerKind.EXPIRED, table, None)
+            match = self._match(table)
+            seat = match.hand.turn
+            timer = table.display.get("timer", {})
+            started = datetime.fromisoformat(timer.get("started", now.isoformat()))
+            end = started + timedelta(seconds=table.server.turn_seconds)
+            if now < end and not timer.get("reminded"):
+                timer["reminded"] = True
+                table.display["timer"] = timer
+                await self.save_display(table)
+                await self._set_deadline(table, end)
+                return TimerEvent(TimerKind.REMINDER, table, seat, end)
+            await self._concede(table, seat, EndReason.FORFEIT)
+            return TimerEvent(TimerKind.FORFEIT, table, seat)
+
     # --- display bookkeeping ------------------------------------------------------------------
 
     async def save_display(self, table: Table) -> None:
         """Persist the Discord message ids a table needs to keep editing after a restart."""
         await self.store.set_display(table.id, table.display, self._now())
+
+
+def _turn_key(match: Match) -> str:
+    """Identifies the current turn: the hand, and the move at which this player's turn began."""
+    hand = match.hand
+    start = len(hand.actions)
+    while start > 0 and hand.actions[start - 1].seat == hand.turn:
+        start -= 1
+    return f"{match.hand_number}:{hand.turn}:{start}"
 
 
 def _busy_reason(table: Table) -> str:

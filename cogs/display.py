@@ -313,3 +313,50 @@ class TableDisplay:
             log.exception("could not edit message %s", message.id)
             return
         self._shown[message.id] = shown
+
+    # --- closing and reminders ------------------------------------------------------------------
+
+    async def close(self, table: Table, text: str) -> None:
+        """A table closed with no result: take the buttons off everything it showed."""
+        panel = [embed(Panel("Table closed", text))]
+        display = table.display
+        channel = self._channel(table)
+        for key in ("challenge", "public"):
+            if display.get(key) is not None:
+                await self._edit(channel.get_partial_message(display[key]), panel, None)
+        for entry in display.get("hands", {}).values():
+            message = self._dm(entry["channel"]).get_partial_message(entry["message"])
+            await self._edit(message, panel, None)
+        self.forget(table)
+
+    async def expired(self, table: Table, text: str) -> None:
+        """An unanswered challenge ran out: its buttons go, the channel is free."""
+        message_id = table.display.get("challenge")
+        if message_id is not None:
+            message = self._channel(table).get_partial_message(message_id)
+            await self._edit(message, [embed(Panel("Challenge expired", text))], None)
+        self.forget(table)
+
+    async def tell(self, table: Table, seat: int, text: str) -> None:
+        """A short private note to a player; in the channel with a mention if DMs are closed."""
+        display = table.display
+        sent = False
+        if display.get("dm_closed", {}).get(str(seat)) is None:
+            channel_id = await self._dm_channel(table, seat)
+            if channel_id is not None:
+                try:
+                    await self._dm(channel_id).send(content=text)
+                    sent = True
+                except discord.Forbidden:
+                    sent = False
+                except discord.HTTPException:
+                    log.warning("could not DM seat %s of table %s", seat, table.id)
+        if not sent:
+            user_id = table.players[seat].id
+            try:
+                await self._channel(table).send(
+                    content=f"<@{user_id}> {text}",
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+            except discord.HTTPException:
+                log.warning("could not remind seat %s of table %s", seat, table.id)

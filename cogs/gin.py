@@ -16,17 +16,19 @@ from discord.ext import commands
 from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
-from bot.gin.settings import Settings
 from bot.render import (
     Panel,
+    challenge_panel,
     describe_action,
     discard_choices,
     rules_panel,
+    settings_panel,
     showdown_panel,
     table_panel,
 )
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.display import TableDisplay
+from cogs.timers import TimerRunner
 from cogs.views import (
     DYNAMIC_ITEMS,
     challenge_view,
@@ -81,6 +83,7 @@ class GinCog(commands.Cog):
         self.bot = bot
         self.service: TableService = bot.service  # type: ignore[attr-defined]
         self.display = TableDisplay(bot, self.service)
+        self.timers = TimerRunner(self.service, self.display)
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     @asynccontextmanager
@@ -99,6 +102,7 @@ class GinCog(commands.Cog):
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait for the moves being answered and shown to finish (called at shutdown)."""
+        await self.timers.stop()
         current = asyncio.current_task()
         pending = {t for t in self._in_flight if t is not current and not t.done()}
         if pending:
@@ -109,9 +113,11 @@ class GinCog(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.on_error = self.on_app_command_error
+        self.timers.start()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        await self.timers.stop()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -149,30 +155,44 @@ class GinCog(commands.Cog):
     # --- challenges -----------------------------------------------------------------------
 
     @gin.command(name="challenge", description="Challenge someone to a match in this channel")
-    @app_commands.describe(opponent="Who to play", target="Points to win (default 100)")
+    @app_commands.describe(
+        opponent="Who to play",
+        target="Points to win (server default if left out)",
+        gin_bonus="Bonus for going gin",
+        undercut_bonus="Bonus for an undercut",
+        big_gin="Allow Big Gin (all 11 cards melded)",
+    )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.Member | discord.User,
         target: app_commands.Range[int, 50, 500] | None = None,
+        gin_bonus: app_commands.Range[int, 0, 50] | None = None,
+        undercut_bonus: app_commands.Range[int, 0, 50] | None = None,
+        big_gin: bool | None = None,
     ) -> None:
-        settings = Settings() if target is None else Settings(target=target)
+        guild_id = str(interaction.guild_id)
+        overrides = {
+            name: value
+            for name, value in (
+                ("target", target),
+                ("gin_bonus", gin_bonus),
+                ("undercut_bonus", undercut_bonus),
+                ("big_gin", big_gin),
+            )
+            if value is not None
+        }
+        server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
         table = await self.service.challenge(
-            str(interaction.guild_id),
+            guild_id,
             str(interaction.channel_id),
             _player(interaction.user),
             _player(opponent),
-            settings,
+            server,
             opponent_is_bot=opponent.bot,
         )
-        text = (
-            f"{interaction.user.mention} challenges {opponent.mention} to a game of Gin Rummy "
-            f"to {settings.target} points."
-        )
-        panel = Panel(
-            "Gin Rummy challenge",
-            f"{text}\n{opponent.mention}, press **Accept** or **Decline** "
-            "(or use `/gin accept` / `/gin decline`).",
+        panel = challenge_panel(
+            interaction.user.mention, opponent.mention, server, changed=set(overrides)
         )
         try:
             response = await interaction.response.send_message(
@@ -450,8 +470,112 @@ class GinCog(commands.Cog):
     @gin.command(name="rules", description="A short summary of the rules at this table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(str(interaction.channel_id))
-        settings = table.settings if table is not None else Settings()
+        if table is not None:
+            settings = table.settings
+        else:
+            settings = (await self.service.server_settings(str(interaction.guild_id))).rules
         await reply(interaction, embeds=[embed(rules_panel(settings))])
+
+    # --- moderation and server settings ---------------------------------------------------
+
+    @gin.command(name="end", description="Close this channel's table with no result (moderators)")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        if not interaction.permissions.manage_messages:
+            raise TableError(
+                "Only members who can manage messages in this channel can end a table. "
+                "Players can leave a match with `/gin resign`."
+            )
+        async with self._activity():
+            table = self.service.require_table(str(interaction.channel_id))
+            await self.service.end(table)
+            text = (
+                f"{interaction.user.display_name} closed this table. The match between "
+                f"<@{table.challenger.id}> and <@{table.opponent.id}> ends with no result."
+            )
+            await reply(interaction, embeds=[embed(Panel("Table closed", text))], ephemeral=False)
+            await self.display.close(table, text)
+
+    settings_group = app_commands.Group(
+        name="settings", description="This server's Gin Rummy settings", parent=gin
+    )
+
+    @settings_group.command(name="show", description="Show this server's Gin Rummy settings")
+    async def settings_show(self, interaction: discord.Interaction[Any]) -> None:
+        server = await self.service.server_settings(str(interaction.guild_id))
+        await reply(interaction, embeds=[embed(settings_panel(server))])
+
+    @settings_group.command(name="set", description="Change this server's settings (Manage Server)")
+    @app_commands.describe(
+        target="Points to win a match",
+        gin_bonus="Bonus for going gin",
+        undercut_bonus="Bonus for an undercut",
+        big_gin="Allow Big Gin (all 11 cards melded)",
+        big_gin_bonus="Bonus for Big Gin",
+        knock_limit="Most deadwood you may knock with (0: gin only)",
+        void_stock="Stock cards left when an unfinished hand is void",
+        next_dealer="Who deals the next hand",
+        game_bonus="Bonus for reaching the target",
+        box_bonus="Bonus per hand won",
+        turn_minutes="Minutes a player has for a turn before forfeiting",
+        challenge_minutes="Minutes before an unanswered challenge expires",
+        hints="Show the best discard in private hands",
+        provisional_matches="Matches a player needs before being ranked",
+    )
+    async def settings_set(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[int, 50, 500] | None = None,
+        gin_bonus: app_commands.Range[int, 0, 50] | None = None,
+        undercut_bonus: app_commands.Range[int, 0, 50] | None = None,
+        big_gin: bool | None = None,
+        big_gin_bonus: app_commands.Range[int, 0, 50] | None = None,
+        knock_limit: app_commands.Range[int, 0, 10] | None = None,
+        void_stock: app_commands.Range[int, 0, 2] | None = None,
+        next_dealer: Literal["loser", "winner", "alternate"] | None = None,
+        game_bonus: app_commands.Range[int, 0, 200] | None = None,
+        box_bonus: app_commands.Range[int, 0, 50] | None = None,
+        turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        challenge_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        hints: bool | None = None,
+        provisional_matches: app_commands.Range[int, 0, 50] | None = None,
+    ) -> None:
+        if not interaction.permissions.manage_guild:
+            raise TableError(
+                "Only members with the Manage Server permission can change these settings. "
+                "Anyone can see them with `/gin settings show`."
+            )
+        changes: dict[str, Any] = {
+            name: value
+            for name, value in (
+                ("target", target),
+                ("gin_bonus", gin_bonus),
+                ("undercut_bonus", undercut_bonus),
+                ("big_gin", big_gin),
+                ("big_gin_bonus", big_gin_bonus),
+                ("knock_limit", knock_limit),
+                ("void_stock", void_stock),
+                ("next_dealer", next_dealer),
+                ("game_bonus", game_bonus),
+                ("box_bonus", box_bonus),
+                ("hints", hints),
+                ("provisional_matches", provisional_matches),
+            )
+            if value is not None
+        }
+        if turn_minutes is not None:
+            changes["turn_seconds"] = turn_minutes * 60
+        if challenge_minutes is not None:
+            changes["challenge_seconds"] = challenge_minutes * 60
+        if not changes:
+            raise TableError(
+                "Nothing to change: pick at least one setting, e.g. `/gin settings set target:150`."
+            )
+        server = await self.service.change_server_settings(str(interaction.guild_id), **changes)
+        panel = settings_panel(server)
+        done = Panel(
+            "Settings saved", panel.body, "New matches use them; matches in play keep theirs."
+        )
+        await reply(interaction, embeds=[embed(done)])
 
     # --- standings --------------------------------------------------------------------------
 

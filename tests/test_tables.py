@@ -11,7 +11,7 @@ import pytest
 from bot.gin.errors import IllegalMove
 from bot.gin.hand import ActionKind
 from bot.gin.match import Player
-from bot.gin.settings import Settings
+from bot.server_settings import ServerSettings
 from bot.store import SqliteStore
 from bot.tables import Status, Table, TableError, TableService
 from tests.gin.players import choose
@@ -28,19 +28,19 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 
 
 async def started(service: TableService, channel: str = "100") -> Table:
-    table = await service.challenge("9", channel, ALICE, BOB, Settings())
+    table = await service.challenge("9", channel, ALICE, BOB, ServerSettings())
     await service.accept(table, BOB.id)
     return table
 
 
 async def test_challenge_refusals(service: TableService) -> None:
     with pytest.raises(TableError, match="can't challenge yourself"):
-        await service.challenge("9", "100", ALICE, ALICE, Settings())
+        await service.challenge("9", "100", ALICE, ALICE, ServerSettings())
     with pytest.raises(TableError, match="Bots can't play"):
-        await service.challenge("9", "100", ALICE, BOB, Settings(), opponent_is_bot=True)
-    table = await service.challenge("9", "100", ALICE, BOB, Settings())
+        await service.challenge("9", "100", ALICE, BOB, ServerSettings(), opponent_is_bot=True)
+    table = await service.challenge("9", "100", ALICE, BOB, ServerSettings())
     with pytest.raises(TableError, match="already has an open challenge"):
-        await service.challenge("9", "100", CAROL, BOB, Settings())
+        await service.challenge("9", "100", CAROL, BOB, ServerSettings())
     with pytest.raises(TableError, match="Only Bob can accept"):
         await service.accept(table, CAROL.id)
     with pytest.raises(TableError, match="your own challenge"):
@@ -49,7 +49,7 @@ async def test_challenge_refusals(service: TableService) -> None:
         await service.play(table, ALICE.id, ActionKind.PASS)
     await service.decline(table, BOB.id)
     assert service.in_channel("100") is None
-    again = await service.challenge("9", "100", CAROL, BOB, Settings())
+    again = await service.challenge("9", "100", CAROL, BOB, ServerSettings())
     assert again.status is Status.CHALLENGE
 
 
