@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -18,8 +18,18 @@ from bot.gin import Card, GinError
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.settings import Settings
+from bot.ratings import updated_ratings
 from bot.server_settings import ServerSettings
-from bot.store import ChannelBusy, HandRow, MatchEnd, MoveRecord, SeatResult, StaleMove, Store
+from bot.store import (
+    ChannelBusy,
+    HandRow,
+    MatchEnd,
+    MoveRecord,
+    RatingRow,
+    SeatResult,
+    StaleMove,
+    Store,
+)
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +68,7 @@ class Table:
     move_count: int = 0
     display: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
+    vs_bot: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
@@ -126,6 +137,7 @@ class TableService:
         self._channel_locks: dict[str, asyncio.Lock] = {}
         self.deadline_changed: asyncio.Event | None = None  # set whenever a deadline moves
         self._servers: dict[str, ServerSettings] = {}
+        self._ratings_lock = asyncio.Lock()
 
     def _now(self) -> str:
         return self.clock().isoformat()
@@ -149,6 +161,7 @@ class TableService:
                 move_count=row.move_count,
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
+                vs_bot=row.vs_bot,
             )
             if table.match is None:
                 names = table.display.get("names", {})
@@ -358,7 +371,12 @@ class TableService:
             finished=finished,
         )
         try:
-            await self.store.record_move(record)
+            if report.result is None:
+                await self.store.record_move(record)
+            else:
+                async with self._ratings_lock:
+                    ratings = await self._new_ratings(table, report.result)
+                    await self.store.record_move(replace(record, ratings=ratings))
         except StaleMove:
             raise TableError("That move was already made.") from None
         table.move_count += 1
@@ -378,14 +396,35 @@ class TableService:
         snapshot = match.to_dict()
         result = match.resign(seat, reason)
         try:
-            await self.store.end_match(
-                table.id, match.to_dict(), self._match_end(table, result), self._now()
-            )
+            async with self._ratings_lock:
+                ratings = await self._new_ratings(table, result)
+                await self.store.end_match(
+                    table.id,
+                    match.to_dict(),
+                    self._match_end(table, result),
+                    self._now(),
+                    ratings=ratings,
+                )
         except BaseException:
             table.match = Match.from_dict(snapshot)
             raise
         self._close(table, Status.FINISHED)
         return result
+
+    async def _new_ratings(self, table: Table, result: MatchResult) -> tuple[RatingRow, ...]:
+        """Both players' ratings after this result (none for a match against the bot).
+
+        Called with the ratings lock held, so two matches of one player that end at the same
+        moment update that player's rating one after the other.
+        """
+        if table.vs_bot:
+            return ()
+        winner = table.players[result.winner].id
+        loser = table.players[1 - result.winner].id
+        current = await self.store.get_ratings(table.guild_id, [winner, loser])
+        return updated_ratings(
+            table.guild_id, current.get(winner), current.get(loser), winner, loser
+        )
 
     async def end(self, table: Table) -> Table:
         """Close a table with no result (a moderator's decision)."""

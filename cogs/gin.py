@@ -26,6 +26,8 @@ from bot.render import (
     showdown_panel,
     table_panel,
 )
+from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
+from bot.store import TableRow
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.display import TableDisplay
 from cogs.timers import TimerRunner
@@ -41,6 +43,7 @@ log = logging.getLogger(__name__)
 
 ERROR_COLOUR = discord.Colour.red()
 PAGE_SIZE = 10
+REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
 
 
 async def reply(
@@ -580,35 +583,38 @@ class GinCog(commands.Cog):
     # --- standings --------------------------------------------------------------------------
 
     @gin.command(name="leaderboard", description="This server's best players")
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        await self.leaderboard_page(interaction, 0, first=True)
-
-    async def leaderboard_page(
-        self, interaction: discord.Interaction[Any], page: int, *, first: bool = False
+    @app_commands.describe(
+        sort="Order by rating (default), matches won, or points",
+        against_bot="Show records against the bot instead",
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        sort: Literal["rating", "wins", "points"] = "rating",
+        against_bot: bool = False,
     ) -> None:
-        guild_id = str(interaction.guild_id)
-        rows, total = await self.service.store.leaderboard(guild_id, PAGE_SIZE, page * PAGE_SIZE)
-        pages = max(1, -(-total // PAGE_SIZE))
-        if not rows and page > 0:
-            page = pages - 1
-            rows, total = await self.service.store.leaderboard(
-                guild_id, PAGE_SIZE, page * PAGE_SIZE
-            )
-        if rows:
-            lines = [
-                f"**{page * PAGE_SIZE + i + 1}.** {row.name} — {row.won} won of {row.played} "
-                f"({row.win_rate:.0%}), {row.points} points"
-                for i, row in enumerate(rows)
-            ]
-            body = "\n".join(lines)
-        else:
-            body = "No finished matches yet. Start one with `/gin challenge`."
-        panel = Panel("Gin Rummy leaderboard", body, f"Page {page + 1} of {pages}")
-        view = pages_view(page, pages) if pages > 1 else None
-        if first:
-            await reply(interaction, embeds=[embed(panel)], view=view, ephemeral=False)
-        else:
-            await interaction.response.edit_message(embeds=[embed(panel)], view=view)
+        kind = "bot" if against_bot else sort
+        embeds, view = await self._page("lb", kind, 0, interaction)
+        await reply(interaction, embeds=embeds, view=view, ephemeral=False)
+
+    @gin.command(name="history", description="A player's recent matches")
+    @app_commands.describe(player="Whose matches (default: yours)")
+    async def history(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member | discord.User | None = None,
+    ) -> None:
+        who = player or interaction.user
+        embeds, view = await self._page("hist", str(who.id), 0, interaction)
+        await reply(interaction, embeds=embeds, view=view)
+
+    @gin.command(name="replay", description="A match hand by hand, with each showdown")
+    @app_commands.describe(match="The match number, as /gin history shows it")
+    async def replay(
+        self, interaction: discord.Interaction[Any], match: app_commands.Range[int, 1]
+    ) -> None:
+        embeds, view = await self._page("replay", str(match), 0, interaction)
+        await reply(interaction, embeds=embeds, view=view)
 
     @gin.command(name="stats", description="Match and hand statistics for a player")
     @app_commands.describe(player="Whose stats (default: yours)")
@@ -619,23 +625,80 @@ class GinCog(commands.Cog):
     ) -> None:
         who = player or interaction.user
         stats = await self.service.store.player_stats(str(interaction.guild_id), str(who.id))
-        if stats is None or stats.played == 0:
-            body = f"{who.display_name} hasn't finished a match in this server yet."
-        else:
-            body = "\n".join(
-                [
-                    f"Matches: {stats.played} played · {stats.won} won · {stats.lost} lost "
-                    f"({stats.win_rate:.0%})",
-                    f"Hands won: {stats.hands_won} · gins: {stats.gins} · Big Gins: "
-                    f"{stats.big_gins} · undercuts: {stats.undercuts}",
-                    f"Points scored: {stats.points}",
-                ]
-            )
         await reply(
-            interaction,
-            embeds=[embed(Panel(f"Stats for {who.display_name}", body))],
-            ephemeral=False,
+            interaction, embeds=[embed(stats_panel(who.display_name, stats))], ephemeral=False
         )
+
+    async def show_page(
+        self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int
+    ) -> None:
+        """A page button: show that page in place of the current one."""
+        try:
+            embeds, view = await self._page(kind, arg, page, interaction)
+        except GinError as error:
+            await reply_error(interaction, error.reason)
+            return
+        await interaction.response.edit_message(embeds=embeds, view=view)
+
+    async def _page(
+        self, kind: str, arg: str, page: int, interaction: discord.Interaction[Any]
+    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        guild_id = str(interaction.guild_id)
+        store = self.service.store
+        if kind == "lb":
+            server = await self.service.server_settings(guild_id)
+            if arg == "bot":
+                rows, total = await store.bot_records(guild_id, PAGE_SIZE, page * PAGE_SIZE)
+            else:
+                rows, total = await store.leaderboard(
+                    guild_id,
+                    PAGE_SIZE,
+                    page * PAGE_SIZE,
+                    sort=arg,  # type: ignore[arg-type]
+                    provisional_below=server.provisional_matches,
+                )
+            pages = _pages(total)
+            panel = leaderboard_panel(rows, page, pages, arg, vs_bot=arg == "bot")
+        elif kind == "hist":
+            rows_h, total = await store.history(guild_id, arg, PAGE_SIZE, page * PAGE_SIZE)
+            pages = _pages(total)
+            name = await self._display_name(interaction, arg)
+            panel = history_panel(name, rows_h, page, pages)
+        else:
+            row = await store.get_table(int(arg))
+            if row is None or row.guild_id != guild_id:
+                raise TableError(
+                    f"There is no match #{arg} in this server. `/gin history` lists match numbers."
+                )
+            hands = await store.hands(row.id)
+            pages = max(1, -(-len(hands) // REPLAY_HANDS))
+            page = min(page, pages - 1)
+            chunk = hands[page * REPLAY_HANDS : (page + 1) * REPLAY_HANDS]
+            names = _match_names(row)
+            panel = replay_panel(row, names, chunk, page, pages)
+        return [embed(panel)], pages_view(kind, arg, page, pages)
+
+    async def _display_name(self, interaction: discord.Interaction[Any], user_id: str) -> str:
+        if user_id == str(interaction.user.id):
+            return interaction.user.display_name
+        guild = interaction.guild
+        member = guild.get_member(int(user_id)) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        user = self.bot.get_user(int(user_id))
+        return user.display_name if user is not None else f"<@{user_id}>"
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def _match_names(row: TableRow) -> tuple[str, str]:
+    players = (row.state or {}).get("players") or []
+    names = row.display.get("names", {})
+    first = players[0]["name"] if players else names.get("0", f"<@{row.challenger_id}>")
+    second = players[1]["name"] if len(players) > 1 else names.get("1", f"<@{row.opponent_id}>")
+    return str(first), str(second)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -150,20 +150,22 @@ class ChallengeButton(
 
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gin:lb:(?P<page>\d+):(?P<dir>prev|next)",
+    template=r"gin:pg:(?P<kind>[a-z]+):(?P<arg>[0-9a-z]+):(?P<page>\d+):(?P<dir>prev|next)",
 ):
-    """Leaderboard paging; the page shown is recomputed from the results on every click."""
+    """Paging through a leaderboard, a history or a replay; each click recomputes the page."""
 
-    def __init__(self, page: int, direction: str, disabled: bool = False) -> None:
+    def __init__(
+        self, kind: str, arg: str, page: int, direction: str, disabled: bool = False
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label="◀ Previous" if direction == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gin:lb:{page}:{direction}",
+                custom_id=f"gin:pg:{kind}:{arg}:{page}:{direction}",
                 disabled=disabled,
             )
         )
-        self.page, self.direction = page, direction
+        self.kind, self.arg, self.page, self.direction = kind, arg, page, direction
 
     @classmethod
     async def from_custom_id(
@@ -173,10 +175,10 @@ class PageButton(
         match: re.Match[str],
         /,
     ) -> PageButton:
-        return cls(int(match["page"]), match["dir"])
+        return cls(match["kind"], match["arg"], int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).leaderboard_page(interaction, self.page)
+        await _cog(interaction).show_page(interaction, self.kind, self.arg, self.page)
 
 
 DYNAMIC_ITEMS = (MoveButton, CardSelect, ChallengeButton, PageButton)
@@ -189,11 +191,15 @@ def challenge_view(table_id: int) -> discord.ui.View:
     return view
 
 
-def pages_view(page: int, pages: int) -> discord.ui.View:
-    """Buttons carry the page to go to."""
+def pages_view(kind: str, arg: str, page: int, pages: int) -> discord.ui.View | None:
+    """Previous / next buttons carrying the page they lead to (None for a single page)."""
+    if pages <= 1:
+        return None
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(max(page - 1, 0), "prev", disabled=page <= 0))
-    view.add_item(PageButton(min(page + 1, pages - 1), "next", disabled=page >= pages - 1))
+    view.add_item(PageButton(kind, arg, max(page - 1, 0), "prev", disabled=page <= 0))
+    view.add_item(
+        PageButton(kind, arg, min(page + 1, pages - 1), "next", disabled=page >= pages - 1)
+    )
     return view
 
 

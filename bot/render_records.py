@@ -1,0 +1,137 @@
+"""What players see of recorded play: leaderboards, match history, replays and stats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.gin.cards import format_cards
+from bot.gin.hand import HandResult, Outcome
+from bot.render import Panel, arrangement_text
+from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
+
+SORT_TITLES = {"rating": "by rating", "wins": "by matches won", "points": "by points"}
+REASONS = {"target": "", "resign": " (resigned)", "forfeit": " (out of time)"}
+
+
+def _name(name: str | None, user_id: str) -> str:
+    return name or f"<@{user_id}>"
+
+
+def leaderboard_panel(
+    rows: Sequence[LeaderRow], page: int, pages: int, sort: str, *, vs_bot: bool = False
+) -> Panel:
+    if vs_bot:
+        title = "Gin Rummy · players against the bot"
+    else:
+        title = f"Gin Rummy leaderboard · {SORT_TITLES.get(sort, sort)}"
+    if not rows:
+        body = (
+            "Nobody has finished a match against the bot yet. Try `/gin practice`."
+            if vs_bot
+            else "No finished matches yet. Start one with `/gin challenge`."
+        )
+        return Panel(title, body, f"Page {page + 1} of {pages}")
+    lines = []
+    for i, row in enumerate(rows):
+        place = page * 10 + i + 1
+        rating = "" if row.rating is None else f" · rating {row.rating:.1f}"
+        mark = " *(provisional)*" if row.provisional else ""
+        lines.append(
+            f"**{place}.** {_name(row.name, row.user_id)}{mark} — {row.won} won of {row.played} "
+            f"({row.win_rate:.0%}) · {row.points} points{rating}"
+        )
+    footer = f"Page {page + 1} of {pages}"
+    if not vs_bot:
+        footer += " · ratings count uncertainty: a few lucky wins don't top the table"
+    return Panel(title, "\n".join(lines), footer)
+
+
+def history_panel(who: str, rows: Sequence[HistoryRow], page: int, pages: int) -> Panel:
+    title = f"Recent matches of {who}"
+    if not rows:
+        return Panel(title, f"{who} hasn't finished a match in this server yet.")
+    lines = []
+    for row in rows:
+        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id)
+        result = "won" if row.won else "lost"
+        lines.append(
+            f"`#{row.match_id}` {row.finished_at[:10]} · vs {opponent} · **{result}** "
+            f"{row.final_score}–{row.opponent_final_score}{REASONS.get(row.reason, '')}"
+        )
+    return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages} · /gin replay match:<id>")
+
+
+def replay_panel(
+    row: TableRow, names: Sequence[str], hands: Sequence[Any], page: int, pages: int
+) -> Panel:
+    """One page of a match replay: each finished hand's result, and both hands at the showdown.
+
+    Only finished hands are recorded, so a hand still being played is never shown; a void
+    hand had no showdown, so its cards stay hidden.
+    """
+    a, b = names
+    status = {"finished": "finished", "playing": "in progress", "cancelled": "closed"}.get(
+        row.status, row.status
+    )
+    title = f"Replay of match #{row.id} · {a} vs {b} ({status})"
+    if not hands:
+        return Panel(title, "No hand of this match has finished yet.")
+    lines = []
+    for hand in hands:
+        result = HandResult.from_dict(hand.result["result"])
+        lines.append(f"**Hand {hand.number}** · {names[hand.dealer_seat]} dealt")
+        lines.extend(_hand_lines(names, result))
+    return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages}")
+
+
+def _hand_lines(names: Sequence[str], result: HandResult) -> list[str]:
+    if result.outcome is Outcome.VOID:
+        return ["Void: the stock ran out; no cards were shown."]
+    assert result.knocker is not None and result.defender is not None
+    knocker, defender = names[result.knocker], names[result.defender]
+    what = {
+        Outcome.KNOCK: "knocked and won",
+        Outcome.UNDERCUT: "knocked and was undercut",
+        Outcome.GIN: "went gin",
+        Outcome.BIG_GIN: "went Big Gin",
+    }[result.outcome]
+    winner = names[result.winner] if result.winner is not None else "nobody"
+    lines = [f"{knocker} {what}; **{winner} scored {result.points}**."]
+    if result.knocker_arrangement is not None:
+        lines.append(
+            f"› {knocker}: {arrangement_text(result.knocker_arrangement)} "
+            f"(deadwood {result.knocker_deadwood})"
+        )
+    if result.defender_arrangement is not None:
+        laid = ""
+        if result.layoffs:
+            laid = f", laid off {format_cards(c for c, _ in result.layoffs)}"
+        lines.append(
+            f"› {defender}: {arrangement_text(result.defender_arrangement)}{laid} "
+            f"(deadwood {result.defender_deadwood})"
+        )
+    return lines
+
+
+def stats_panel(who: str, stats: PlayerStats | None) -> Panel:
+    title = f"Stats for {who}"
+    if stats is None or stats.played == 0:
+        return Panel(title, f"{who} hasn't finished a match in this server yet.")
+    rating = "unrated" if stats.rating is None else f"{stats.rating:.1f}"
+    if stats.rating is not None and stats.mu is not None and stats.sigma is not None:
+        rating += f" (skill {stats.mu:.1f} ± {stats.sigma:.1f})"
+    body = "\n".join(
+        [
+            f"**Matches:** {stats.played} played · {stats.won} won · {stats.lost} lost "
+            f"({stats.win_rate:.0%})",
+            f"**Rating:** {rating}",
+            f"**Win streak:** {stats.current_streak} now · best {stats.best_streak}",
+            f"**Hands:** {stats.hands_played} played · {stats.hands_won} won",
+            f"**Knocks:** {stats.knocks} ({stats.knock_rate:.0%}) · **gins:** {stats.gins} "
+            f"({stats.gin_rate:.0%}) · **Big Gins:** {stats.big_gins} · **undercuts:** "
+            f"{stats.undercuts} ({stats.undercut_rate:.0%})",
+            f"**Points:** {stats.points} · {stats.avg_points_per_hand:.1f} per hand",
+        ]
+    )
+    return Panel(title, body, "Rates are per hand played; matches against the bot count here.")
