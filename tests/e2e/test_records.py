@@ -1,0 +1,111 @@
+"""Ratings, leaderboard order, history, replays and stats after real matches."""
+
+from __future__ import annotations
+
+import re
+
+from bot.client import GinBot
+from bot.gin.cards import DECK
+from bot.gin.hand import Outcome
+from tests.e2e.conftest import World
+from tests.e2e.driver import Game
+
+
+async def play_match(world: World, bot: GinBot, first, second, seed: int) -> Game:  # type: ignore[no-untyped-def]
+    game = Game(world, bot)
+    await game.start(first, second, target=50)
+    await game.play_out(style="knocker", seed=seed)
+    return game
+
+
+async def test_ratings_move_and_the_leaderboard_ranks_with_provisional_marks(
+    world: World, bot: GinBot
+) -> None:
+    fake = world.fake
+    await fake.slash(world.alice, world.channel, "gin settings set", provisional_matches=2)
+    guild = str(world.guild.id)
+    winners = []
+    for i in range(3):
+        game = await play_match(world, bot, world.alice, world.bob, seed=i)
+        result = game.match.result
+        winners.append(game.table.players[result.winner].id)  # type: ignore[union-attr]
+    ratings = await bot.store.get_ratings(guild, [str(world.alice.id), str(world.bob.id)])
+    alice, bob = ratings[str(world.alice.id)], ratings[str(world.bob.id)]
+    assert alice.matches == bob.matches == 3
+    alice_wins = winners.count(str(world.alice.id))
+    assert (alice.mu > bob.mu) == (alice_wins >= 2)
+    # Carol plays once (provisional) and wins or loses against Bob.
+    await play_match(world, bot, world.carol, world.bob, seed=9)
+    board = await fake.slash(world.carol, world.channel, "gin leaderboard")
+    lines = [line for line in board.text.splitlines() if line.startswith("**")]
+    assert len(lines) == 3
+    assert "Carol *(provisional)*" in lines[-1]  # established players rank first
+    assert "provisional" not in lines[0] and "rating" in lines[0]
+    by_wins = await fake.slash(world.carol, world.channel, "gin leaderboard", sort="wins")
+    wins = [int(m) for m in re.findall(r"— (\d+) won of", by_wins.text)]
+    assert wins == sorted(wins, reverse=True)
+
+
+async def test_history_replay_and_stats(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    game = await play_match(world, bot, world.alice, world.bob, seed=4)
+    table = game.table
+    assert table is not None
+    history = await fake.slash(world.alice, world.channel, "gin history")
+    assert history.ephemeral and f"#{table.id}" in history.text and "vs Bob" in history.text
+    other = await fake.slash(world.carol, world.channel, "gin history", player=world.bob)
+    assert "vs Alice" in other.text
+    replay = await fake.slash(world.carol, world.channel, "gin replay", match=table.id)
+    text = replay.text
+    for _ in range(20):  # gather every page
+        next_ids = [c for c in replay.custom_ids if c.endswith(":next")]
+        message = replay.message
+        component = message.find_component(next_ids[0]) if next_ids else None
+        if component is None or component.get("disabled"):
+            break
+        replay = await fake.click(world.carol, message, next_ids[0])
+        text += "\n" + replay.text
+    for record in game.match.history:
+        assert f"**Hand {record.number}**" in text
+        if record.result.outcome is Outcome.VOID:
+            continue
+        shown = record.result.knocker_arrangement
+        assert shown is not None and " ".join(map(str, shown.melds[0])) in text
+    missing = await fake.slash(world.carol, world.channel, "gin replay", match=999)
+    assert missing.ephemeral and "no match #999" in missing.text
+    stats = await fake.slash(world.carol, world.channel, "gin stats", player=world.alice)
+    assert "Rating:" in stats.text and "Win streak:" in stats.text and "per hand" in stats.text
+
+
+async def test_replay_never_shows_an_unfinished_hand(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    replay = await fake.slash(world.carol, world.channel, "gin replay", match=table.id)
+    assert "No hand of this match has finished yet" in replay.text
+    hidden = {str(c) for seat in (0, 1) for c in game.match.hand.hands[seat]}
+    shown = set(re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", replay.text))
+    assert not shown & hidden
+    assert {str(c) for c in DECK} >= shown
+
+
+async def test_one_player_at_two_tables_plays_both_through_dms(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    second_channel = fake.add_channel(world.guild, "gin-2")
+    first = Game(world, bot)
+    second = Game(world, bot, second_channel)
+    one = await first.start(world.alice, world.bob, target=50)
+    two = await second.start(world.carol, world.alice, target=50)
+    alice_panels = [m for m in fake.dm_messages(world.alice) if "Your hand" in m.text]
+    assert any("#gin in Card Room" in m.text for m in alice_panels)
+    assert any("#gin-2 in Card Room" in m.text for m in alice_panels)
+    import asyncio
+
+    await asyncio.gather(
+        first.play_out(via="button", seed=1), second.play_out(via="button", seed=2)
+    )
+    assert one.match is not None and one.match.is_over
+    assert two.match is not None and two.match.is_over
+    for table in (one, two):
+        moves = await bot.store.moves(table.id)
+        assert [m.seq for m in moves] == list(range(1, table.move_count + 1))
