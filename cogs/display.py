@@ -51,10 +51,12 @@ class TableDisplay:
             return f"#{name} in {guild}"
         return f"<#{table.channel_id}>"
 
-    def private_panel(self, table: Table, seat: int, hint: bool = True) -> Panel:
+    def private_panel(self, table: Table, seat: int) -> Panel:
         assert table.match is not None
         note = self.notes.get((table.id, seat), "")
-        return hand_panel(table.match, seat, where=self.where(table), note=note, hint=hint)
+        return hand_panel(
+            table.match, seat, where=self.where(table), note=note, hint=table.server.hints
+        )
 
     def remember(self, message_id: int, embeds: list[discord.Embed], view: Any) -> None:
         """Record what a message shows after it was edited outside a sync (a button reply)."""

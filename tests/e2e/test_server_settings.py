@@ -84,6 +84,30 @@ async def test_a_match_scores_with_its_server_settings(world: World, bot: GinBot
         assert result.outcome is not Outcome.BIG_GIN
 
 
+async def test_the_discard_hint_can_be_switched_off(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    import random
+
+    from tests.gin.players import choose
+
+    async def hints_seen(game: Game) -> bool:
+        rng = random.Random(3)
+        seen = False
+        for _ in range(6):
+            reply = await game.command(choose(game.match.hand, "knocker", rng))
+            seen = seen or "Hint: discarding" in reply.text
+        return seen
+
+    game = Game(world, bot)
+    await game.start(world.alice, world.bob)
+    assert await hints_seen(game)
+    await fake.slash(world.alice, world.channel, "gin resign")
+    await fake.slash(world.alice, world.channel, "gin settings set", hints=False)
+    game = Game(world, bot)
+    await game.start(world.alice, world.bob)
+    assert not await hints_seen(game)
+
+
 async def test_challenge_overrides_are_shown_and_used(world: World, bot: GinBot) -> None:
     fake = world.fake
     result = await fake.slash(
