@@ -1,0 +1,601 @@
+"""Load benchmark: many tables play at once through the fake Discord against the real bot.
+
+Run: ``python -m tests.e2e.loadbench --tables 100 [--moves-per-table 40] [--seed 1]
+[--in-process]``.
+
+The bot runs as its own process (``tests.fakediscord.bootstrap bot``) so that its memory and
+CPU are its own; the fake Discord and the players run here. Players decide their moves only
+from what they see, the buttons and menus on their DM hand message, like real people; each
+table makes its moves one after another while all tables play at the same time. A table whose
+match ends stops there (no new challenge). Figures are printed with the targets; a missed
+target is reported, never raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import Channel, FakeDiscord, FakeDiscordError, Guild, Message, User
+
+TOKEN = "fake.bot.token"
+ROOT = Path(__file__).resolve().parents[2]
+
+TARGET_P99_MS = 50.0
+TARGET_MOVES_PER_S = 300.0
+TARGET_KB_PER_TABLE = 100.0
+
+# Move components on a DM hand message: gin:mv:{table}:{move}:{kind} / gin:sel:{table}:{move}:…
+MOVE_ID = re.compile(r"gin:(?:mv|sel):(\d+):(\d+):(\w+)")
+CHALLENGE_ID = re.compile(r"gin:ch:(\d+):accept")
+DEADWOOD = re.compile(r"deadwood (\d+)")
+WAIT_S = 30.0
+LABEL = 42  # width of the report's first column
+
+
+# --- watching what players see ----------------------------------------------------------------
+
+
+class Panels:
+    """Tells each table when the buttons for its next move appear, at O(1) per message event.
+
+    ``FakeDiscord.wait_for`` re-checks every waiting table on every change in the fake; this
+    listens to the fake's message events instead and wakes only the table concerned, so the
+    players' own cost per message stays flat however many tables play. It also counts the
+    messages the bot sends and edits.
+    """
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._ready: dict[tuple[int, int], int] = {}  # (table, move) -> DM message id
+        self._waiting: dict[tuple[int, int], asyncio.Future[int | None]] = {}
+        self._channel_table: dict[int, int] = {}
+        self.over: set[int] = set()  # tables whose "Match over" message was posted
+        self.events: Counter[str] = Counter()
+        fake.store.sinks.append(self._on_event)
+
+    def watch_channel(self, channel_id: int, table_id: int) -> None:
+        self._channel_table[channel_id] = table_id
+
+    def _on_event(self, event: str, data: dict[str, Any], guild_id: int | None) -> None:
+        if not event.startswith("MESSAGE_"):
+            return
+        where = "dm" if guild_id is None else "channel"
+        self.events[f"{event} {where}"] += 1
+        if event == "MESSAGE_DELETE":
+            return
+        if guild_id is None:
+            for row in data.get("components") or []:
+                for component in row.get("components") or []:
+                    found = MOVE_ID.fullmatch(str(component.get("custom_id", "")))
+                    if found:
+                        key = (int(found[1]), int(found[2]))
+                        self._ready[key] = int(data["id"])
+                        self._wake(key, int(data["id"]))
+            return
+        if event == "MESSAGE_CREATE" and any(
+            e.get("title") == "Match over" for e in data.get("embeds") or []
+        ):
+            table_id = self._channel_table.get(int(data["channel_id"]))
+            if table_id is not None:
+                self.over.add(table_id)
+                for key in [k for k in self._waiting if k[0] == table_id]:
+                    self._wake(key, None)
+
+    def _wake(self, key: tuple[int, int], value: int | None) -> None:
+        future = self._waiting.pop(key, None)
+        if future is not None and not future.done():
+            future.set_result(value)
+
+    async def next_move(self, table_id: int, move: int, timeout: float = WAIT_S) -> int | None:
+        """The DM message carrying the buttons of this move, or None once the match is over."""
+        key = (table_id, move)
+        self._ready.pop((table_id, move - 1), None)
+        if key in self._ready:
+            return self._ready[key]
+        if table_id in self.over:
+            return None
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._waiting[key] = future
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiting.pop(key, None)
+
+
+# --- one table ----------------------------------------------------------------------------------
+
+
+@dataclass
+class TableRun:
+    """One table as its two players know it, and what it did."""
+
+    channel: Channel
+    challenger: User
+    opponent: User
+    table_id: int = 0
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    follow_ups: list[float] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    finished: bool = False
+    error: str | None = None
+
+
+def choose(message: Message, table_id: int, move: int, rng: random.Random) -> tuple[str, str, str]:
+    """A sensible move from what the hand message offers: (custom id, kind, select value or '').
+
+    Knock (lowest deadwood) or Big Gin when offered, else discard the card leaving the least
+    deadwood; draw from the stock, now and then take the upcard; pass on the first upcard.
+    """
+    offered: dict[str, dict[str, Any]] = {}
+    for component in _leaves(message.components):
+        found = MOVE_ID.fullmatch(str(component.get("custom_id", "")))
+        if found and int(found[1]) == table_id and int(found[2]) == move:
+            offered[found[3]] = component
+    for kind in ("biggin", "knock", "discard"):
+        if kind in offered:
+            component = offered[kind]
+            if kind == "biggin":
+                return component["custom_id"], kind, ""
+            options = component.get("options") or []
+            least = min(_deadwood(o) for o in options)
+            best = [o for o in options if _deadwood(o) == least]
+            return component["custom_id"], kind, str(rng.choice(best)["value"])
+    if "stock" in offered:
+        if "take" in offered and rng.random() < 0.15:
+            return offered["take"]["custom_id"], "take", ""
+        return offered["stock"]["custom_id"], "stock", ""
+    if "pass" in offered:
+        return offered["pass"]["custom_id"], "pass", ""
+    if "take" in offered:
+        return offered["take"]["custom_id"], "take", ""
+    raise FakeDiscordError(f"no move {move} offered on DM message {message.id}: {offered}")
+
+
+def _leaves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [c for row in rows for c in row.get("components") or [row]]
+
+
+def _deadwood(option: dict[str, Any]) -> int:
+    found = DEADWOOD.search(str(option.get("description") or ""))
+    return int(found[1]) if found else 1000
+
+
+async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
+    """Challenge, accept with the button, then wait for the public table and both DM hands."""
+    result = await fake.slash(
+        run.challenger, run.channel, "gin challenge", opponent=run.opponent, timeout=WAIT_S
+    )
+    message = result.message
+    assert message is not None, result.text
+    ids = [m for c in message.custom_ids() if (m := CHALLENGE_ID.fullmatch(c))]
+    assert ids, f"no Accept button on the challenge: {result.text}"
+    run.table_id = int(ids[0][1])
+    panels.watch_channel(run.channel.id, run.table_id)
+    await fake.click(run.opponent, message, ids[0][0], timeout=WAIT_S)
+
+    def dealt() -> bool:
+        public = [m for m in fake.channel_messages(run.channel) if m.id != message.id]
+        return bool(public and fake.dm_messages(run.challenger) and fake.dm_messages(run.opponent))
+
+    await fake.wait_for(dealt, timeout=WAIT_S, what=f"table {run.table_id} to be dealt")
+
+
+async def play_table(
+    fake: FakeDiscord, panels: Panels, run: TableRun, moves: int, rng: random.Random
+) -> None:
+    """Make up to ``moves`` moves, each one after the previous one is shown to its player."""
+    users = {fake.dm_channel(u).id: u for u in (run.challenger, run.opponent)}
+    answered: float | None = None
+    try:
+        for move in range(moves):
+            message_id = await panels.next_move(run.table_id, move)
+            if message_id is None:
+                run.finished = True
+                return
+            if answered is not None:
+                run.follow_ups.append(time.perf_counter() - answered)
+            message = fake.message(message_id)
+            user = users[message.channel_id]
+            custom_id, kind, value = choose(message, run.table_id, move, rng)
+            if value:
+                result = await fake.select(user, message, custom_id, [value], timeout=WAIT_S)
+            else:
+                result = await fake.click(user, message, custom_id, timeout=WAIT_S)
+            answered = time.perf_counter()
+            if "⚠️" in result.text:
+                run.error = f"move {move} ({kind}) refused: {result.text}"
+                return
+            run.moves += 1
+            run.kinds[kind] += 1
+            if result.latency is not None:
+                run.latencies.append(result.latency)
+        if run.table_id in panels.over:
+            run.finished = True
+    except (FakeDiscordError, TimeoutError) as error:
+        run.error = f"move {run.moves}: {type(error).__name__}: {error}"
+
+
+# --- the bot: a process of its own, or in here -------------------------------------------------
+
+
+class BotProcess:
+    """The bot under test; memory and CPU figures come from /proc for its process."""
+
+    def __init__(self, pid: int, own_process: bool) -> None:
+        self.pid = pid
+        self.own_process = own_process
+
+    def status_kb(self, field_name: str) -> int:
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith(field_name + ":"):
+                    return int(line.split()[1])
+        raise KeyError(field_name)
+
+    def cpu_seconds(self) -> float:
+        if not self.own_process:
+            return time.process_time()
+        with open(f"/proc/{self.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    fake: FakeDiscord, db_path: Path, log_path: Path
+) -> AsyncIterator[BotProcess]:
+    env = {
+        **os.environ,
+        **fake.env(),
+        "DISCORD_TOKEN": TOKEN,
+        "GIN_DB": str(db_path),
+        "GIN_DEV_GUILD": "",
+        "LOG_LEVEL": "WARNING",
+    }
+    with log_path.open("wb") as log:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.fakediscord.bootstrap",
+            "bot",
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        try:
+            yield BotProcess(process.pid, own_process=True)
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.wait_for(process.wait(), 15)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
+
+
+@contextlib.asynccontextmanager
+async def bot_in_process(fake: FakeDiscord, db_path: Path) -> AsyncIterator[BotProcess]:
+    from bot.client import GinBot
+    from bot.config import Config
+    from tests.fakediscord import patch_discord
+
+    with patch_discord(fake.http_base, fake.gateway_url):
+        bot = GinBot(Config(token=TOKEN, db_path=db_path, dev_guild=None, log_level="WARNING"))
+
+        async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
+            return None
+
+        bot.before_identify_hook = no_wait  # type: ignore[method-assign]
+        await bot.login(TOKEN)
+        task = asyncio.create_task(bot.connect())
+        try:
+            yield BotProcess(os.getpid(), own_process=False)
+        finally:
+            await bot.close()
+            await task
+
+
+# --- checking the database --------------------------------------------------------------------
+
+
+@dataclass
+class Durability:
+    move_rows: int
+    tables_matching: int
+    tables: int
+
+    def passed(self, moves: int) -> bool:
+        return self.move_rows == moves and self.tables_matching == self.tables
+
+
+def check_database(db_path: Path, runs: Sequence[TableRun]) -> Durability:
+    """Read the file the bot writes: one row per move made, and each table's move count."""
+    uri = f"file:{db_path}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+        (rows,) = db.execute("SELECT COUNT(*) FROM moves").fetchone()
+        stored = dict(db.execute("SELECT id, move_count FROM matches").fetchall())
+        logged = dict(
+            db.execute("SELECT match_id, COUNT(*) FROM moves GROUP BY match_id").fetchall()
+        )
+    matching = sum(
+        1
+        for r in runs
+        if stored.get(r.table_id) == r.moves and logged.get(r.table_id, 0) == r.moves
+    )
+    return Durability(int(rows), matching, len(runs))
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    """Everything the benchmark measured."""
+
+    tables: int
+    moves_per_table: int
+    seed: int
+    own_process: bool
+    bot_pid: int = 0
+    load_before: str = ""
+    setup_s: float = 0.0
+    play_s: float = 0.0
+    moves: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    follow_ups_ms: list[float] = field(default_factory=list)
+    finished_tables: int = 0
+    errors: list[str] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
+    durability: Durability | None = None
+    baseline_rss_kb: int = 0
+    started_rss_kb: int = 0
+    open_rss_kb: int = 0
+    peak_kb: int = 0
+    bot_cpu_s: float = 0.0
+    here_cpu_s: float = 0.0
+    bot_log: str = ""
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.play_s if self.play_s > 0 else 0.0
+
+    @property
+    def p50_ms(self) -> float:
+        return statistics.median(self.latencies_ms) if self.latencies_ms else math.nan
+
+    @property
+    def p99_ms(self) -> float:
+        return percentile(self.latencies_ms, 99.0)
+
+    @property
+    def kb_per_table(self) -> float:
+        return (self.open_rss_kb - self.baseline_rss_kb) / self.tables if self.tables else 0.0
+
+    @property
+    def durable(self) -> bool:
+        return self.durability is not None and self.durability.passed(self.moves)
+
+
+def percentile(values: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile: the smallest value with ``pct`` % of the values at or below."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(pct / 100.0 * len(ordered)))
+    return ordered[rank - 1]
+
+
+async def run_benchmark(
+    tables: int,
+    moves_per_table: int = 40,
+    seed: int = 1,
+    *,
+    in_process: bool = False,
+    workdir: Path | None = None,
+) -> Figures:
+    """Start ``tables`` tables, play them all at once, and measure the bot while it serves them."""
+    figures = Figures(tables, moves_per_table, seed, own_process=not in_process)
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
+        db_path = workdir / "gin.sqlite3"
+        log_path = workdir / "bot.log"
+        fake = FakeDiscord(token=TOKEN)
+        await fake.start()
+        try:
+            panels = Panels(fake)
+            host = fake.add_user("host")
+            guild = fake.add_guild("Load Test", owner=host)
+            runs = _seat_players(fake, guild, tables)
+            starter = (
+                bot_in_process(fake, db_path)
+                if in_process
+                else bot_process(fake, db_path, log_path)
+            )
+            async with starter as bot:
+                await fake.wait_until_connected(timeout=WAIT_S)
+                await fake.wait_for_command("gin", guild, timeout=WAIT_S)
+                figures.bot_pid = bot.pid
+                await asyncio.sleep(0.5)  # let start-up settle before the baseline
+                figures.baseline_rss_kb = bot.status_kb("VmRSS")
+                await _measure(fake, panels, bot, runs, figures)
+                figures.durability = await asyncio.to_thread(check_database, db_path, runs)
+        finally:
+            await fake.stop()
+        if log_path.exists():
+            figures.bot_log = log_path.read_text(errors="replace").strip()
+    return figures
+
+
+def _seat_players(fake: FakeDiscord, guild: Guild, tables: int) -> list[TableRun]:
+    runs = []
+    for i in range(tables):
+        a = fake.add_user(f"p{i}a", global_name=f"Player {i}A")
+        b = fake.add_user(f"p{i}b", global_name=f"Player {i}B")
+        fake.add_member(guild, a)
+        fake.add_member(guild, b)
+        runs.append(TableRun(fake.add_channel(guild, f"table-{i}"), a, b))
+    return runs
+
+
+async def _measure(
+    fake: FakeDiscord, panels: Panels, bot: BotProcess, runs: list[TableRun], figures: Figures
+) -> None:
+    started = time.perf_counter()
+    await asyncio.gather(*(start_table(fake, panels, run) for run in runs))
+    figures.setup_s = time.perf_counter() - started
+    await asyncio.sleep(0.2)
+    figures.started_rss_kb = bot.status_kb("VmRSS")
+
+    figures.load_before = Path("/proc/loadavg").read_text().split(" ", 1)[0]
+    rng = random.Random(figures.seed)
+    rngs = [random.Random(rng.getrandbits(64)) for _ in runs]
+    cpu_bot, cpu_here = bot.cpu_seconds(), time.process_time()
+    events_before = Counter(panels.events)
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            play_table(fake, panels, run, figures.moves_per_table, r)
+            for run, r in zip(runs, rngs, strict=True)
+        )
+    )
+    figures.play_s = time.perf_counter() - started
+    figures.bot_cpu_s = bot.cpu_seconds() - cpu_bot
+    figures.here_cpu_s = time.process_time() - cpu_here
+
+    await asyncio.sleep(0.2)  # the last moves' message upkeep
+    figures.events = panels.events - events_before
+    figures.open_rss_kb = bot.status_kb("VmRSS")
+    figures.peak_kb = bot.status_kb("VmHWM")
+    for run in runs:
+        figures.moves += run.moves
+        figures.latencies_ms.extend(x * 1000.0 for x in run.latencies)
+        figures.follow_ups_ms.extend(x * 1000.0 for x in run.follow_ups)
+        figures.kinds.update(run.kinds)
+        figures.finished_tables += run.finished
+        if run.error:
+            figures.errors.append(f"table {run.table_id}: {run.error}")
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+def report(f: Figures) -> str:
+    """The figures as a table, each target next to its figure and its verdict."""
+    mode = f"own process, pid {f.bot_pid}" if f.own_process else "this process, with the fake"
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(f.kinds.items()))
+    d = f.durability
+    durable = (
+        f"{d.move_rows} move rows for {f.moves} moves; stored move_count right for "
+        f"{d.tables_matching}/{d.tables} tables"
+        if d
+        else "not checked"
+    )
+    dealt_kb = (f.started_rss_kb - f.baseline_rss_kb) / max(f.tables, 1)
+    lines = [
+        f"Gin Rummy load benchmark: {f.tables} tables at once, up to {f.moves_per_table} "
+        f"moves each, players' seed {f.seed}; bot in its {mode}",
+        f"machine: {os.cpu_count()} CPUs, 1-minute load average {f.load_before} before play; "
+        f"setup (challenge, accept, deal; all tables at once): {f.setup_s:.1f} s",
+        f"playing: {f.play_s:.2f} s; {f.moves} moves ({kinds}); {f.finished_tables} matches "
+        f"ended; {len(f.errors)} tables stopped by an error",
+        "",
+        f"{'':<{LABEL}}{'figure':>12}   {'target':<10} verdict",
+        _row("move latency, median (dispatch→callback)", f"{f.p50_ms:.1f} ms"),
+        _row("move latency, p99", f"{f.p99_ms:.1f} ms", "< 50 ms", f.p99_ms < TARGET_P99_MS),
+        _row(
+            "moves per second",
+            f"{f.moves_per_s:.0f}",
+            ">= 300",
+            f.moves_per_s >= TARGET_MOVES_PER_S,
+        ),
+        _row("every move durable in SQLite", "yes" if f.durable else "NO", "all", f.durable),
+        f"  ({durable})",
+        _row("bot peak memory (VmHWM)", f"{f.peak_kb / 1024:.1f} MB"),
+        _row("bot RSS with no tables", f"{f.baseline_rss_kb / 1024:.1f} MB"),
+        _row("bot RSS, tables dealt", f"{f.started_rss_kb / 1024:.1f} MB"),
+        _row("bot RSS, tables open after play", f"{f.open_rss_kb / 1024:.1f} MB"),
+        _row(
+            "memory per open table (after play)",
+            f"{f.kb_per_table:.1f} KB",
+            "< 100 KB",
+            f.kb_per_table < TARGET_KB_PER_TABLE,
+        ),
+        _row("memory per open table (dealt only)", f"{dealt_kb:.1f} KB"),
+        "",
+        "diagnostics:",
+        f"  answer → next buttons shown (bot's follow-up work): median "
+        f"{statistics.median(f.follow_ups_ms) if f.follow_ups_ms else math.nan:.1f} ms, "
+        f"p99 {percentile(f.follow_ups_ms, 99.0):.1f} ms",
+        f"  bot CPU while playing: {f.bot_cpu_s:.2f} s = {_ratio(f.bot_cpu_s, f.play_s):.0f}% "
+        f"of one core, {1000 * f.bot_cpu_s / max(f.moves, 1):.2f} ms per move; "
+        f"benchmark + fake: {f.here_cpu_s:.2f} s",
+        "  bot messages per move: "
+        + ", ".join(
+            f"{label} {f.events[key] / max(f.moves, 1):.2f}"
+            for label, key in (
+                ("DM edits (incl. the answer)", "MESSAGE_UPDATE dm"),
+                ("DM sends", "MESSAGE_CREATE dm"),
+                ("channel edits", "MESSAGE_UPDATE channel"),
+                ("channel sends", "MESSAGE_CREATE channel"),
+            )
+        ),
+    ]
+    lines.extend(f"error: {error}" for error in f.errors[:5])
+    noise = "voice will NOT be supported"
+    logged = [line for line in f.bot_log.splitlines() if noise not in line]
+    if logged:
+        lines.append(f"bot log: {len(logged)} lines; the last ones:")
+        lines.extend("  " + line for line in logged[-5:])
+    return "\n".join(lines)
+
+
+def _row(label: str, value: str, target: str = "", ok: bool | None = None) -> str:
+    verdict = "" if ok is None else ("met" if ok else "NOT MET")
+    return f"{label:<{LABEL}}{value:>12}   {target:<10} {verdict}".rstrip()
+
+
+def _ratio(part: float, whole: float) -> float:
+    return 100.0 * part / whole if whole else 0.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.e2e.loadbench", description=__doc__)
+    parser.add_argument("--tables", type=int, default=100, help="tables playing at once")
+    parser.add_argument("--moves-per-table", type=int, default=40, help="moves each table makes")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--in-process", action="store_true", help="run the bot in this process (no own figures)"
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.moves_per_table < 1:
+        parser.error("--tables and --moves-per-table must be at least 1")
+    figures = asyncio.run(
+        run_benchmark(args.tables, args.moves_per_table, args.seed, in_process=args.in_process)
+    )
+    print(report(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,20 @@
+"""The load benchmark still runs end to end: a few tables, a few moves, sane figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.loadbench import report, run_benchmark
+
+
+async def test_small_load_run_plays_and_is_durable(tmp_path: Path) -> None:
+    figures = await run_benchmark(3, moves_per_table=6, seed=2, workdir=tmp_path)
+    assert figures.errors == []
+    assert figures.moves > 0
+    assert len(figures.latencies_ms) == figures.moves
+    assert all(latency > 0 for latency in figures.latencies_ms)
+    assert figures.moves_per_s > 0
+    assert figures.durable, figures.durability
+    assert 0 < figures.baseline_rss_kb <= figures.peak_kb
+    text = report(figures)
+    assert "moves per second" in text and "memory per open table" in text
