@@ -319,6 +319,8 @@ async def bot_in_process(fake: FakeDiscord, db_path: Path) -> AsyncIterator[BotP
 
 @dataclass
 class Durability:
+    """What the database file says: it must hold every move the players saw answered."""
+
     move_rows: int
     tables_matching: int
     tables: int
@@ -388,8 +390,13 @@ class Figures:
         return percentile(self.latencies_ms, 99.0)
 
     @property
+    def open_tables(self) -> int:
+        return self.tables - self.finished_tables
+
+    @property
     def kb_per_table(self) -> float:
-        return (self.open_rss_kb - self.baseline_rss_kb) / self.tables if self.tables else 0.0
+        """RSS the open tables added since start-up; a finished match's table is closed."""
+        return (self.open_rss_kb - self.baseline_rss_kb) / max(self.open_tables, 1)
 
     @property
     def durable(self) -> bool:
@@ -433,8 +440,12 @@ async def run_benchmark(
                 else bot_process(fake, db_path, log_path)
             )
             async with starter as bot:
-                await fake.wait_until_connected(timeout=WAIT_S)
-                await fake.wait_for_command("gin", guild, timeout=WAIT_S)
+                try:
+                    await fake.wait_until_connected(timeout=WAIT_S)
+                    await fake.wait_for_command("gin", guild, timeout=WAIT_S)
+                except FakeDiscordError as error:
+                    log = log_path.read_text(errors="replace") if log_path.exists() else ""
+                    raise RuntimeError(f"the bot did not come up: {error}\n{log}") from None
                 figures.bot_pid = bot.pid
                 await asyncio.sleep(0.5)  # let start-up settle before the baseline
                 figures.baseline_rss_kb = bot.status_kb("VmRSS")
@@ -502,7 +513,11 @@ async def _measure(
 
 def report(f: Figures) -> str:
     """The figures as a table, each target next to its figure and its verdict."""
-    mode = f"own process, pid {f.bot_pid}" if f.own_process else "this process, with the fake"
+    mode = (
+        f"its own process (pid {f.bot_pid})"
+        if f.own_process
+        else "this process with the fake and the players: memory and CPU are theirs too"
+    )
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(f.kinds.items()))
     d = f.durability
     durable = (
@@ -514,7 +529,7 @@ def report(f: Figures) -> str:
     dealt_kb = (f.started_rss_kb - f.baseline_rss_kb) / max(f.tables, 1)
     lines = [
         f"Gin Rummy load benchmark: {f.tables} tables at once, up to {f.moves_per_table} "
-        f"moves each, players' seed {f.seed}; bot in its {mode}",
+        f"moves each, players' seed {f.seed}; bot in {mode}",
         f"machine: {os.cpu_count()} CPUs, 1-minute load average {f.load_before} before play; "
         f"setup (challenge, accept, deal; all tables at once): {f.setup_s:.1f} s",
         f"playing: {f.play_s:.2f} s; {f.moves} moves ({kinds}); {f.finished_tables} matches "
@@ -534,7 +549,7 @@ def report(f: Figures) -> str:
         _row("bot peak memory (VmHWM)", f"{f.peak_kb / 1024:.1f} MB"),
         _row("bot RSS with no tables", f"{f.baseline_rss_kb / 1024:.1f} MB"),
         _row("bot RSS, tables dealt", f"{f.started_rss_kb / 1024:.1f} MB"),
-        _row("bot RSS, tables open after play", f"{f.open_rss_kb / 1024:.1f} MB"),
+        _row(f"bot RSS, {f.open_tables} tables open after play", f"{f.open_rss_kb / 1024:.1f} MB"),
         _row(
             "memory per open table (after play)",
             f"{f.kb_per_table:.1f} KB",
