@@ -74,3 +74,21 @@ def near_mask(cards: Iterable[int]) -> int:
     for c in cards:
         mask |= NEAR[c]
     return mask
+
+
+def completions(mask: int) -> int:
+    """Every card that makes a three-card meld with two cards of ``mask``.
+
+    Computed with a few shifts per suit, so asking about many cards against one hand costs one
+    call and then a bit test each.
+    """
+    suits = [mask >> (13 * s) & SUIT_BITS for s in range(4)]
+    out = 0
+    for s, m in enumerate(suits):
+        adjacent = m & (m >> 1)  # bit r: ranks r and r + 1 held
+        gapped = m & (m >> 2)  # bit r: ranks r and r + 2 held
+        run = (adjacent >> 1) | (adjacent << 2) | (gapped << 1)
+        out |= (run & SUIT_BITS) << (13 * s)
+    a, b, c, d = suits
+    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    return out | pairs | pairs << 13 | pairs << 26 | pairs << 39

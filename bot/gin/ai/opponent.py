@@ -9,11 +9,12 @@ probabilities are scaled so that they add up to the number of hidden cards.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
 
-from bot.gin.ai.cardmath import NEAR, PAIRS, cards_in, melds_with
+from bot.gin.ai.cardmath import NEAR, PAIRS, cards_in, completions, melds_with
 from bot.gin.ai.view import PlayerView
-from bot.gin.melds import best_discard
+from bot.gin.melds import best_discard, min_deadwood
 
 TOOK_NEAR = 2.0
 DISCARDED_NEAR = 0.6
@@ -55,17 +56,35 @@ def meld_chance(card: int, hold: Sequence[float]) -> float:
     return 1.0 - miss
 
 
-def sample_hidden(
-    unseen: Sequence[int], weights: Sequence[float], count: int, rng: random.Random
-) -> list[int]:
-    """``count`` distinct unseen cards, each drawn in proportion to its weight."""
-    if count >= len(unseen):
-        return list(unseen)
-    # Weighted sampling without replacement: the cards with the largest u ** (1 / w).
-    keyed = sorted(
-        unseen, key=lambda c: rng.random() ** (1.0 / max(weights[c], 1e-6)), reverse=True
-    )
-    return keyed[:count]
+class HiddenSampler:
+    """Draws distinct unseen cards, each in proportion to its weight."""
+
+    def __init__(self, unseen: Sequence[int], weights: Sequence[float]) -> None:
+        self.unseen = list(unseen)
+        self.cumulative = []
+        running = 0.0
+        for c in self.unseen:
+            running += max(weights[c], 1e-6)
+            self.cumulative.append(running)
+        self.total = running
+
+    def draw(self, count: int, rng: random.Random) -> list[int]:
+        unseen = self.unseen
+        if count >= len(unseen):
+            return list(unseen)
+        cumulative = self.cumulative
+        total = self.total
+        pick = rng.random
+        last = len(unseen) - 1
+        chosen: list[int] = []
+        taken = 0
+        while len(chosen) < count:
+            # Drawing again on a repeat is the same as drawing from the cards not yet taken.
+            c = unseen[min(last, bisect_right(cumulative, pick() * total))]
+            if not taken >> c & 1:
+                taken |= 1 << c
+                chosen.append(c)
+        return chosen
 
 
 def sample_opponent_hands(
@@ -79,9 +98,10 @@ def sample_opponent_hands(
     known = [int(c) for c in view.opponent_known]
     unseen = [int(c) for c in view.unseen]
     hidden = view.opponent_hidden
+    sampler = HiddenSampler(unseen, hold)
     out = []
     for _ in range(samples):
-        drawn = sample_hidden(unseen, hold, min(len(unseen), hidden + refine), rng)
+        drawn = sampler.draw(min(len(unseen), hidden + refine), rng)
         cards = known + drawn[:hidden]
         for extra in drawn[hidden:]:
             cards.append(extra)
@@ -104,3 +124,35 @@ def feeds(card: int, hands: Sequence[Sequence[int]]) -> float:
         if melds_with(card, mask):
             hits += 1
     return hits / len(hands)
+
+
+DECLINED_MELD = 0.25
+DISCARDED_MELD = 0.4
+TOOK_ALONE = 0.4
+COULD_KNOCK = 0.3
+
+
+def consistency(cards: Sequence[int], view: PlayerView) -> float:
+    """How well a possible opponent hand fits what the opponent did, as a weight in (0, 1].
+
+    A player rarely leaves on the pile, or throws away, a card that makes a meld with two cards
+    they hold, rarely takes a card from the pile that melds with nothing they hold, and
+    seldom passes up a knock.
+    """
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    wanted = completions(mask)
+    weight = 1.0
+    for card in view.opponent_declined:
+        if wanted >> card & 1:
+            weight *= DECLINED_MELD
+    for card in view.opponent_discards:
+        if wanted >> card & 1:
+            weight *= DISCARDED_MELD
+    for card in view.opponent_known:
+        if not melds_with(card, mask & ~(1 << card)):
+            weight *= TOOK_ALONE
+    if view.opponent_draws and min_deadwood(cards) <= view.settings.knock_limit:
+        weight *= COULD_KNOCK
+    return weight

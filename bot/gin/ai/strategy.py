@@ -12,8 +12,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.gin.ai.cardmath import NEAR, VALUE
-from bot.gin.ai.opponent import hold_probabilities, meld_chance, sample_opponent_hands
+from bot.gin.ai.cardmath import NEAR, VALUE, completions
+from bot.gin.ai.opponent import (
+    consistency,
+    hold_probabilities,
+    meld_chance,
+    sample_opponent_hands,
+)
 from bot.gin.ai.view import PlayerView
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.gin.melds import arrange, best_discard, discard_options, lay_off, min_deadwood
@@ -33,10 +38,14 @@ class Style:
     """How many of the least-deadwood discards are looked at closely."""
     knock_samples: int = 0
     """Opponent hands sampled to judge a knock; 0 uses the plain knock rule."""
-    refine: int = 4
-    """Extra cards each sampled opponent hand has chosen from."""
-    max_undercut: float = 0.3
-    """Highest sampled chance of being undercut at which a knock is still made."""
+    refine: int = 2
+    """Most extra cards a sampled opponent hand has chosen from (one per stock draw)."""
+    knock_value: float = 0.0
+    """Least expected points (over sampled opponent hands) for which a knock is made; a
+    higher bar keeps playing for gin, or for an undercut when the opponent knocks."""
+    danger_samples: int = 0
+    """Opponent hands sampled (and weighted by how well they fit) to judge discards; 0 uses
+    the card-by-card estimate."""
 
 
 class Planner:
@@ -50,6 +59,8 @@ class Planner:
         self.hold = hold_probabilities(view)
         self.unseen = [int(c) for c in view.unseen]
         self.weights = [1.0 - self.hold[c] for c in range(52)]
+        self.danger_cache: dict[int, float] = {}
+        self.sampled: list[tuple[int, float]] | None = None
         left = max(0, view.stock_size - view.settings.void_stock)
         self.beta = 1.0 + (style.potential - 1.0) * min(1.0, left / 12)
 
@@ -98,7 +109,32 @@ class Planner:
         return deadwood - self.beta * melding - swapping
 
     def throw_cost(self, card: int) -> float:
-        return self.style.danger * meld_chance(card, self.hold)
+        """What a discard is expected to cost by handing the opponent a meld."""
+        cost = self.danger_cache.get(card)
+        if cost is None:
+            if self.style.danger_samples > 0:
+                chance = self.sampled_meld_chance(card)
+            else:
+                chance = meld_chance(card, self.hold)
+            cost = self.style.danger * chance
+            self.danger_cache[card] = cost
+        return cost
+
+    def sampled_meld_chance(self, card: int) -> float:
+        if self.sampled is None:
+            hands = sample_opponent_hands(
+                self.view, self.hold, self.style.danger_samples, self.rng, 0
+            )
+            self.sampled = []
+            for cards in hands:
+                mask = 0
+                for c in cards:
+                    mask |= 1 << c
+                self.sampled.append((completions(mask), consistency(cards, self.view)))
+        total = sum(w for _, w in self.sampled)
+        if total <= 0.0:
+            return meld_chance(card, self.hold)
+        return sum(w for wanted, w in self.sampled if wanted >> card & 1) / total
 
     def best_throw(self, cards: list[int], banned: int | None) -> tuple[float, int, int]:
         """(score, card, deadwood left) of the best discard from eleven cards."""
@@ -171,22 +207,40 @@ class Planner:
             return True
         if self.style.knock_samples <= 0:
             return True
-        return self.undercut_chance(card, deadwood) <= self.style.max_undercut
+        view = self.view
+        value = self.knock_value(card, deadwood)
+        if view.stock_size <= view.settings.void_stock:
+            return value > 0.0  # a discard now would void the hand
+        if value > 0.0 and view.scores[view.seat] + value >= view.settings.target:
+            return True  # the expected points end the match: take them
+        return value >= self.style.knock_value
 
-    def undercut_chance(self, card: int, deadwood: int) -> float:
-        """Share of sampled opponent hands that would tie or beat ``deadwood`` after laying off."""
+    def knock_value(self, card: int, deadwood: int) -> float:
+        """Expected points of knocking now, over sampled opponent hands.
+
+        Each sampled hand has chosen its cards from a few extra unseen cards (a player who
+        has drawn keeps their better cards) and counts as much as it fits the opponent's moves.
+        """
         kept = [c for c in self.hand if c != card]
         melds = arrange(kept).melds
+        view = self.view
+        refine = min(self.style.refine, view.opponent_draws - len(view.opponent_known))
         hands = sample_opponent_hands(
-            self.view, self.hold, self.style.knock_samples, self.rng, self.style.refine
+            view, self.hold, self.style.knock_samples, self.rng, max(0, refine)
         )
-        if not hands:
-            return 0.0
-        return sum(1 for h in hands if lay_off(melds, h) <= deadwood) / len(hands)
+        bonus = view.settings.undercut_bonus
+        total = 0.0
+        points = 0.0
+        for cards in hands:
+            weight = consistency(cards, view)
+            total += weight
+            left = lay_off(melds, cards)
+            points += weight * (left - deadwood if left > deadwood else left - deadwood - bonus)
+        return points / total if total > 0.0 else 0.0
 
 
-NORMAL = Style()
-HARD = Style(knock_samples=40)
+NORMAL = Style(danger=5.0, knock_samples=16, knock_value=12.0)
+HARD = Style(knock_samples=32, danger_samples=40, danger=5.0, knock_value=25.0)
 
 
 def decide_with(view: PlayerView, style: Style, rng: random.Random) -> Action:
