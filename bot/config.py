@@ -23,16 +23,19 @@ class Config:
     db_path: Path
     dev_guild: int | None
     log_level: str
+    bot_delay: float = 1.0  # seconds the computer opponent waits before each move
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a debug log
         return (
             f"Config(token=<hidden>, db_path={str(self.db_path)!r}, "
-            f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
+            f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
+            f"bot_delay={self.bot_delay!r})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
-    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD and LOG_LEVEL; real environment wins over .env."""
+    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL and GIN_BOT_DELAY (the real
+    environment wins over .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
     where = "in the environment or in .env (see .env.example)"
@@ -58,7 +61,22 @@ def load_config(env_file: str | None = ".env") -> Config:
     level = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
-    return Config(token=token, db_path=Path(db_text), dev_guild=dev_guild, log_level=level)
+    delay_text = os.environ.get("GIN_BOT_DELAY", "").strip() or "1.0"
+    try:
+        bot_delay = float(delay_text)
+    except ValueError:
+        bot_delay = -1.0
+    if not 0 <= bot_delay <= 30:
+        raise ConfigError(
+            f"GIN_BOT_DELAY must be a number of seconds from 0 to 30, not {delay_text!r}."
+        )
+    return Config(
+        token=token,
+        db_path=Path(db_text),
+        dev_guild=dev_guild,
+        log_level=level,
+        bot_delay=bot_delay,
+    )
 
 
 class RedactToken(logging.Filter):

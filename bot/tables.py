@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -15,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.gin import Card, GinError
+from bot.gin.ai import bot_move
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.settings import Settings
@@ -75,6 +77,25 @@ class Table:
     def settings(self) -> Settings:
         """The rules of this table's match, fixed when it was challenged."""
         return self.server.rules
+
+    @property
+    def bot_seat(self) -> int | None:
+        """The seat the bot plays in a match against the bot (always the opponent's)."""
+        return 1 if self.vs_bot else None
+
+    @property
+    def bot_level(self) -> str:
+        return str(self.display.get("bot_level", "normal"))
+
+    def bot_to_act(self) -> bool:
+        match = self.match
+        return (
+            self.bot_seat is not None
+            and self.is_open
+            and match is not None
+            and not match.is_over
+            and match.hand.turn == self.bot_seat
+        )
 
     @property
     def players(self) -> tuple[Player, Player]:
@@ -225,11 +246,17 @@ class TableService:
         server: ServerSettings,
         *,
         opponent_is_bot: bool = False,
+        bot_level: str | None = None,
     ) -> Table:
+        """Open a table; against the bot itself (``bot_level`` set) play starts at once."""
         if opponent.id == challenger.id:
             raise TableError("You can't challenge yourself. Pick another member of this server.")
-        if opponent_is_bot:
-            raise TableError("Bots can't play Gin Rummy yet. Challenge a person instead.")
+        if opponent_is_bot and bot_level is None:
+            raise TableError(
+                "Other bots can't play Gin Rummy. Challenge a person, or play me with "
+                "`/gin practice`."
+            )
+        vs_bot = bot_level is not None
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             existing = self.in_channel(channel_id)
@@ -240,7 +267,13 @@ class TableService:
             await self.store.upsert_player(opponent.id, opponent.name, now)
             try:
                 table_id = await self.store.create_challenge(
-                    guild_id, channel_id, challenger.id, opponent.id, server.to_dict(), now
+                    guild_id,
+                    channel_id,
+                    challenger.id,
+                    opponent.id,
+                    server.to_dict(),
+                    now,
+                    vs_bot=vs_bot,
                 )
             except ChannelBusy:
                 raise TableError("This channel already has a game. Try another channel.") from None
@@ -253,12 +286,18 @@ class TableService:
                 opponent=opponent,
                 server=server,
                 display={"names": {"0": challenger.name, "1": opponent.name}},
+                vs_bot=vs_bot,
             )
+            if vs_bot:
+                table.display["bot_level"] = bot_level
             await self.store.set_display(table.id, table.display, now)
-            await self._set_deadline(
-                table, self.clock() + timedelta(seconds=server.challenge_seconds)
-            )
             self._register(table)
+            if vs_bot:
+                await self._start(table)
+            else:
+                await self._set_deadline(
+                    table, self.clock() + timedelta(seconds=server.challenge_seconds)
+                )
             return table
 
     async def accept(self, table: Table, user_id: str, name: str | None = None) -> Table:
@@ -266,13 +305,15 @@ class TableService:
             self._check_challenge_answer(table, user_id, "accept")
             if name:
                 table.opponent = Player(table.opponent.id, name)
-            match = Match.start(table.players, table.settings)
-            now = self._now()
-            await self.store.start_match(table.id, match.to_dict(), now)
-            table.match = match
-            table.status = Status.PLAYING
-            await self._arm_turn_timer(table)
+            await self._start(table)
             return table
+
+    async def _start(self, table: Table) -> None:
+        match = Match.start(table.players, table.settings)
+        await self.store.start_match(table.id, match.to_dict(), self._now())
+        table.match = match
+        table.status = Status.PLAYING
+        await self._arm_turn_timer(table)
 
     async def decline(self, table: Table, user_id: str) -> Table:
         async with table.lock:
@@ -384,6 +425,25 @@ class TableService:
             self._close(table, Status.FINISHED)
         else:
             await self._arm_turn_timer(table)
+
+    async def bot_turn(self, table: Table, rng: random.Random) -> MoveOutcome | None:
+        """The bot makes its move if it is to act, deciding from its own view of the game only."""
+        if not table.bot_to_act():
+            return None
+        match = self._match(table)
+        seat = table.bot_seat
+        assert seat is not None
+        action = bot_move(match, seat, table.bot_level, rng)
+        try:
+            return await self.play(
+                table,
+                table.players[seat].id,
+                action.kind,
+                action.card,
+                expected_move=table.move_count,
+            )
+        except TableError:
+            return None  # the human moved or resigned meanwhile; nothing to do
 
     async def resign(self, table: Table, user_id: str) -> MatchResult:
         async with table.lock:
@@ -516,8 +576,15 @@ class TableService:
             self.deadline_changed.set()
 
     async def _arm_turn_timer(self, table: Table) -> None:
-        """Start the clock when the turn passes to another player (or a new hand starts)."""
+        """Start the clock when the turn passes to another player (or a new hand starts).
+
+        The bot's own turns have no clock: it moves by itself.
+        """
         match = self._match(table)
+        if table.bot_seat is not None and match.hand.turn == table.bot_seat:
+            if table.deadline is not None:
+                await self._set_deadline(table, None)
+            return
         key = _turn_key(match)
         timer = table.display.get("timer", {})
         if timer.get("key") == key:

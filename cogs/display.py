@@ -97,7 +97,8 @@ class TableDisplay:
         else:
             await self._update_public(table)
             for seat in (0, 1):
-                await self._update_private(table, seat)
+                if seat != table.bot_seat:  # the bot needs no private message
+                    await self._update_private(table, seat)
             await self._ping_turn(table)
         if repr(display) != before:
             await self.service.save_display(table)
@@ -147,6 +148,8 @@ class TableDisplay:
                 None,
             )
         for seat in (0, 1):  # take the buttons off the last private hands
+            if seat == table.bot_seat:
+                continue
             entry = display.get("hands", {}).get(str(seat))
             if entry and entry.get("hand") == table.match.hand_number:
                 over = Panel("Match over", "This match is over: see the result in the channel.")
@@ -281,6 +284,8 @@ class TableDisplay:
             return
         display["pinged"] = key
         seat = hand.turn
+        if seat == table.bot_seat:
+            return
         if display.get("dm_closed", {}).get(str(seat)) == table.match.hand_number:
             return
         channel_id = await self._dm_channel(table, seat)
@@ -341,6 +346,8 @@ class TableDisplay:
 
     async def tell(self, table: Table, seat: int, text: str) -> None:
         """A short private note to a player; in the channel with a mention if DMs are closed."""
+        if seat == table.bot_seat:
+            return
         display = table.display
         sent = False
         if display.get("dm_closed", {}).get(str(seat)) is None:

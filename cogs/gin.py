@@ -30,6 +30,7 @@ from bot.render_records import history_panel, leaderboard_panel, replay_panel, s
 from bot.store import TableRow
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.display import TableDisplay
+from cogs.opponent import BotOpponent
 from cogs.timers import TimerRunner
 from cogs.views import (
     DYNAMIC_ITEMS,
@@ -87,6 +88,8 @@ class GinCog(commands.Cog):
         self.service: TableService = bot.service  # type: ignore[attr-defined]
         self.display = TableDisplay(bot, self.service)
         self.timers = TimerRunner(self.service, self.display)
+        delay = bot.config.bot_delay  # type: ignore[attr-defined]
+        self.opponent = BotOpponent(self.service, self.display, delay, self._set_notes)
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     @asynccontextmanager
@@ -106,6 +109,7 @@ class GinCog(commands.Cog):
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait for the moves being answered and shown to finish (called at shutdown)."""
         await self.timers.stop()
+        await self.opponent.stop()
         current = asyncio.current_task()
         pending = {t for t in self._in_flight if t is not current and not t.done()}
         if pending:
@@ -131,6 +135,7 @@ class GinCog(commands.Cog):
             for table in self.service.tables():
                 if table.match is not None and not self.bot.closing.is_set():  # type: ignore[attr-defined]
                     await self.display.sync(table)
+                    self.opponent.nudge(table)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -164,6 +169,7 @@ class GinCog(commands.Cog):
         gin_bonus="Bonus for going gin",
         undercut_bonus="Bonus for an undercut",
         big_gin="Allow Big Gin (all 11 cards melded)",
+        level="How well I play, when you challenge me (default normal)",
     )
     async def challenge(
         self,
@@ -173,7 +179,18 @@ class GinCog(commands.Cog):
         gin_bonus: app_commands.Range[int, 0, 50] | None = None,
         undercut_bonus: app_commands.Range[int, 0, 50] | None = None,
         big_gin: bool | None = None,
+        level: Literal["easy", "normal", "hard"] | None = None,
     ) -> None:
+        me = self.bot.user
+        if me is not None and opponent.id == me.id:
+            await self._play_the_bot(
+                interaction, level or "normal", target, gin_bonus, undercut_bonus, big_gin
+            )
+            return
+        if level is not None:
+            raise TableError(
+                "`level` is for games against me: challenge me, or use `/gin practice`."
+            )
         guild_id = str(interaction.guild_id)
         overrides = {
             name: value
@@ -209,6 +226,59 @@ class GinCog(commands.Cog):
             raise
         table.display["challenge"] = response.message_id
         await self.service.save_display(table)
+
+    @gin.command(name="practice", description="Play a match against me, right now")
+    @app_commands.describe(level="How well I play (default normal)")
+    async def practice(
+        self,
+        interaction: discord.Interaction[Any],
+        level: Literal["easy", "normal", "hard"] = "normal",
+    ) -> None:
+        await self._play_the_bot(interaction, level, None, None, None, None)
+
+    async def _play_the_bot(
+        self,
+        interaction: discord.Interaction[Any],
+        level: str,
+        target: int | None,
+        gin_bonus: int | None,
+        undercut_bonus: int | None,
+        big_gin: bool | None,
+    ) -> None:
+        me = self.bot.user
+        assert me is not None
+        guild_id = str(interaction.guild_id)
+        overrides = {
+            name: value
+            for name, value in (
+                ("target", target),
+                ("gin_bonus", gin_bonus),
+                ("undercut_bonus", undercut_bonus),
+                ("big_gin", big_gin),
+            )
+            if value is not None
+        }
+        async with self._activity():
+            server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
+            table = await self.service.challenge(
+                guild_id,
+                str(interaction.channel_id),
+                _player(interaction.user),
+                Player(str(me.id), me.display_name),
+                server,
+                opponent_is_bot=True,
+                bot_level=level,
+            )
+            panel = Panel(
+                f"Gin Rummy · {interaction.user.display_name} vs {me.display_name} ({level})",
+                f"{interaction.user.mention} plays me at the **{level}** level, first to "
+                f"{server.rules.target}. Your hand is on its way by DM (`/gin hand` shows it "
+                "here too); the table is below. This match counts in your stats and history, "
+                "but not on the leaderboard.",
+            )
+            await interaction.response.send_message(embed=embed(panel))
+            await self.display.sync(table)
+            self.opponent.nudge(table)
 
     @gin.command(name="accept", description="Accept the challenge in this channel")
     async def accept(self, interaction: discord.Interaction[Any]) -> None:
@@ -259,6 +329,7 @@ class GinCog(commands.Cog):
             await interaction.response.send_message(embed=embed(panel))
             await self._close_challenge_message(table, panel)
         await self.display.sync(table)
+        self.opponent.nudge(table)
 
     async def _decline(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
@@ -364,6 +435,7 @@ class GinCog(commands.Cog):
             embeds, view = self._move_reply(outcome)
             await reply(interaction, embeds=embeds, view=view)
             await self.display.sync(table)
+            self.opponent.nudge(table)
 
     async def panel_move(
         self,
@@ -391,6 +463,7 @@ class GinCog(commands.Cog):
                 if interaction.message is not None:
                     self.display.remember(interaction.message.id, embeds, view)
                 await self.display.sync(table)
+                self.opponent.nudge(table)
         except GinError as error:
             await reply_error(interaction, error.reason)
 

@@ -36,7 +36,7 @@ async def started(service: TableService, channel: str = "100") -> Table:
 async def test_challenge_refusals(service: TableService) -> None:
     with pytest.raises(TableError, match="can't challenge yourself"):
         await service.challenge("9", "100", ALICE, ALICE, ServerSettings())
-    with pytest.raises(TableError, match="Bots can't play"):
+    with pytest.raises(TableError, match="Other bots can't play"):
         await service.challenge("9", "100", ALICE, BOB, ServerSettings(), opponent_is_bot=True)
     table = await service.challenge("9", "100", ALICE, BOB, ServerSettings())
     with pytest.raises(TableError, match="already has an open challenge"):

@@ -45,7 +45,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 
 async def start_bot(world: World) -> tuple[GinBot, asyncio.Task[None]]:
-    config = Config(token=TOKEN, db_path=world.db_path, dev_guild=None, log_level="INFO")
+    config = Config(
+        token=TOKEN, db_path=world.db_path, dev_guild=None, log_level="INFO", bot_delay=0.0
+    )
     bot = GinBot(config)
 
     async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:

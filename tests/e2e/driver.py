@@ -49,11 +49,60 @@ class Game:
             hands = shown.get("hands", {})
             closed = shown.get("dm_closed", {})
             return "public" in shown and all(
-                str(seat) in hands or str(seat) in closed for seat in (0, 1)
+                str(seat) in hands or str(seat) in closed
+                for seat in (0, 1)
+                if seat != table.bot_seat
             )
 
         await self.fake.wait_for(dealt, what="the public table and both private hands")
         return table
+
+    async def practice(self, player: User, level: str) -> Table:
+        """Start a match against the bot itself with `/gin practice`."""
+        result = await self.fake.slash(player, self.channel, "gin practice", level=level)
+        assert not result.ephemeral and "⚠️" not in result.text, result.text
+        table = self.bot.service.in_channel(str(self.channel.id))
+        assert table is not None and table.vs_bot
+        self.table = table
+        self.users = {str(player.id): player}
+        await self.fake.wait_for(
+            lambda: "public" in table.display and "0" in table.display.get("hands", {}),
+            what="the public table and the private hand",
+        )
+        return table
+
+    async def play_against_bot(self, via: str = "command", seed: int = 1, limit: int = 3000) -> int:
+        """Play the human's moves until the match ends; the bot plays its own."""
+        assert self.table is not None
+        table = self.table
+        rng = random.Random(seed)
+        moves = 0
+        while not self.match.is_over:
+            # The bot's move is visible in memory a moment before it is committed and
+            # counted; wait for the commit, as a player waits for their buttons.
+            await self.fake.wait_for(
+                lambda: (
+                    self.match.is_over or (self.match.hand.turn == 0 and not table.lock.locked())
+                ),
+                timeout=20,
+                what="the bot to finish its turn",
+            )
+            if self.match.is_over:
+                break
+            action = choose(self.match.hand, "knocker", rng)
+            before = (self.match.hand_number, len(self.match.hand.actions), table.move_count)
+            result = await (self.command(action) if via == "command" else self.button(action))
+            if "⚠️" in result.text:
+                logged = await self.bot.store.moves(table.id)
+                now = (self.match.hand_number, len(self.match.hand.actions), table.move_count)
+                raise AssertionError(
+                    f"{result.text} | before={before} action={action} now={now} "
+                    f"last={[(m.seat, m.action) for m in logged[-4:]]}"
+                )
+            moves += 1
+            assert moves < limit
+        assert not table.is_open
+        return moves
 
     def user(self, seat: int) -> User:
         assert self.table is not None
@@ -92,9 +141,9 @@ class Game:
         """Wait until the player's DM hand message carries the buttons for the current move."""
         assert self.table is not None
         table = self.table
-        prefix = f":{table.id}:{table.move_count}:"
 
         def ready() -> Message | None:
+            prefix = f":{table.id}:{table.move_count}:"
             entry = table.display.get("hands", {}).get(str(seat))
             if not entry or entry.get("hand") != table.match.hand_number:
                 return None
@@ -103,7 +152,20 @@ class Game:
                 return message
             return None
 
-        return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
+        def describe() -> str:
+            entry = table.display.get("hands", {}).get(str(seat))
+            message = self.fake.message(entry["message"]) if entry else None
+            return (
+                f"seat {seat}'s buttons for move {table.move_count} (hand "
+                f"{table.match.hand_number}, {table.match.hand.phase}, turn "
+                f"{table.match.hand.turn}); DM entry {entry}, its ids "
+                f"{message.custom_ids() if message else None}"
+            )
+
+        try:
+            return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
+        except Exception as error:
+            raise AssertionError(describe()) from error
 
     async def button(self, action: Action, message: Message | None = None) -> InteractionResult:
         """Make the move with the buttons and menus on a private hand message (DM by default)."""

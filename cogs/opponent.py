@@ -1,0 +1,73 @@
+"""Plays the bot's own turns at tables where someone plays against it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.tables import MoveOutcome, Table, TableService
+
+if TYPE_CHECKING:
+    from cogs.display import TableDisplay
+
+log = logging.getLogger(__name__)
+
+
+class BotOpponent:
+    """One task per table while it is the bot's turn: a short pause, a move, the messages."""
+
+    def __init__(
+        self,
+        service: TableService,
+        display: TableDisplay,
+        delay: float,
+        on_move: Callable[[MoveOutcome], None],
+    ) -> None:
+        self.service = service
+        self.display = display
+        self.delay = delay
+        self.on_move = on_move
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._rngs: dict[int, random.Random] = {}
+
+    def nudge(self, table: Table) -> None:
+        """Start playing the bot's turns at this table if it is to act and not already playing."""
+        if not table.bot_to_act():
+            return
+        running = self._tasks.get(table.id)
+        if running is not None and not running.done():
+            return
+        self._tasks[table.id] = asyncio.create_task(self._play(table), name=f"gin-bot-{table.id}")
+
+    async def _play(self, table: Table) -> None:
+        rng = self._rngs.setdefault(table.id, random.Random(secrets.randbits(64)))
+        try:
+            while table.bot_to_act():
+                await asyncio.sleep(self.delay)
+                outcome = await self.service.bot_turn(table, rng)
+                if outcome is None:
+                    break
+                self.on_move(outcome)
+                await self.display.sync(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot could not play its turn at table %s", table.id)
+        finally:
+            if not table.is_open:
+                self._rngs.pop(table.id, None)
+
+    async def stop(self) -> None:
+        """Stop playing; a move cut short rolls back, and resumes after a restart."""
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
