@@ -64,9 +64,10 @@ def hand_panel(
     lines.append(f"**Hand:** {arrangement_text(arrangement)}")
     lines.append(_deadwood_line(hand, seat, arrangement))
     upcard = hand.upcard
-    lines.append(
-        f"Discard pile: {upcard if upcard is not None else 'empty'} · Stock: {len(hand.stock)}"
-    )
+    pile = f"Discard pile: {upcard if upcard is not None else 'empty'}"
+    if hand.turn == seat:  # while waiting, the stock count would only churn the message
+        pile += f" · Stock: {len(hand.stock)}"
+    lines.append(pile)
     lines.append(_status_line(match, seat, hint=hint))
     footer = scores_line(match) + (f" · {where}" if where else "")
     return Panel(title, "\n".join(lines), footer)

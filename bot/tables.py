@@ -71,6 +71,7 @@ class Table:
     display: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
     vs_bot: bool = False
+    committed: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
@@ -183,6 +184,7 @@ class TableService:
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
                 vs_bot=row.vs_bot,
+                committed=state,
             )
             if table.match is None:
                 names = table.display.get("names", {})
@@ -310,8 +312,10 @@ class TableService:
 
     async def _start(self, table: Table) -> None:
         match = Match.start(table.players, table.settings)
-        await self.store.start_match(table.id, match.to_dict(), self._now())
+        state = match.to_dict()
+        await self.store.start_match(table.id, state, self._now())
         table.match = match
+        table.committed = state
         table.status = Status.PLAYING
         await self._arm_turn_timer(table)
 
@@ -377,7 +381,7 @@ class TableService:
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
-            snapshot = match.to_dict()
+            before = table.committed if table.committed is not None else match.to_dict()
             report = match.apply(action)  # raises IllegalMove and changes nothing
             drawn = None
             if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
@@ -385,7 +389,7 @@ class TableService:
             try:
                 await self._commit(table, hand_number, action, report)
             except BaseException:
-                table.match = Match.from_dict(snapshot)  # the move never happened
+                table.match = Match.from_dict(before)  # the move never happened
                 raise
             return MoveOutcome(table, seat, action, drawn, report, table.move_count)
 
@@ -400,13 +404,14 @@ class TableService:
         hand_row = None
         if report.finished_hand is not None:
             hand_row = _hand_row(table.id, report.finished_hand)
+        state = match.to_dict()
         record = MoveRecord(
             match_id=table.id,
             seq=table.move_count + 1,
             hand_number=hand_number,
             seat=action.seat,
             action=action.to_dict(),
-            state=match.to_dict(),
+            state=state,
             now=now,
             finished_hand=hand_row,
             finished=finished,
@@ -420,11 +425,16 @@ class TableService:
                     await self.store.record_move(replace(record, ratings=ratings))
         except StaleMove:
             raise TableError("That move was already made.") from None
+        # Committed: from here on the move stands, whatever happens to the timer below.
+        table.committed = state
         table.move_count += 1
         if report.result is not None:
             self._close(table, Status.FINISHED)
-        else:
+            return
+        try:
             await self._arm_turn_timer(table)
+        except Exception:
+            log.exception("could not restart the turn timer of table %s", table.id)
 
     async def bot_turn(self, table: Table, rng: random.Random) -> MoveOutcome | None:
         """The bot makes its move if it is to act, deciding from its own view of the game only."""

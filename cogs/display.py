@@ -40,6 +40,7 @@ class TableDisplay:
         self._dirty: set[int] = set()
         self._shown: dict[int, str] = {}  # message id -> fingerprint of what it shows
         self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
+        self._pinged: dict[int, str] = {}  # table -> the turn last announced by DM
 
     # --- what a player sees -----------------------------------------------------------------
 
@@ -63,10 +64,17 @@ class TableDisplay:
         self._shown[message_id] = fingerprint(embeds, view)
 
     def forget(self, table: Table) -> None:
+        """Drop what was kept about a closed table's messages."""
         self._locks.pop(table.id, None)
         self._dirty.discard(table.id)
+        self._pinged.pop(table.id, None)
         for seat in (0, 1):
             self.notes.pop((table.id, seat), None)
+        display = table.display
+        for key in ("challenge", "public"):
+            self._shown.pop(display.get(key, 0), None)
+        for entry in display.get("hands", {}).values():
+            self._shown.pop(entry.get("message", 0), None)
 
     # --- syncing ------------------------------------------------------------------------------
 
@@ -280,9 +288,9 @@ class TableDisplay:
             return
         key = f"{table.match.hand_number}:{len(hand.actions)}"
         display = table.display
-        if display.get("pinged") == key:
+        if self._pinged.get(table.id) == key:
             return
-        display["pinged"] = key
+        self._pinged[table.id] = key  # kept in memory: a restart at worst pings once more
         seat = hand.turn
         if seat == table.bot_seat:
             return

@@ -484,8 +484,11 @@ class GinCog(commands.Cog):
             self.display.notes.pop((table.id, 0), None)
             self.display.notes.pop((table.id, 1), None)
             return
-        public = table.match.hand.public_actions()[-1]
-        self.display.notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
+        # The other player hears when the turn passes to them, and when a card they could
+        # track is taken from the pile; a plain stock draw would only churn their message.
+        if table.match.hand.turn != outcome.seat or action.kind is ActionKind.DRAW_DISCARD:
+            public = table.match.hand.public_actions()[-1]
+            self.display.notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
 
     def _move_reply(
         self, outcome: MoveOutcome, *, in_dm: bool = False
