@@ -33,6 +33,10 @@ class GinBot(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Tables keep what they need themselves: no message, member or chunk caches.
+            max_messages=None,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
         )
         self.config = config
         self.store = SqliteStore(config.db_path)
