@@ -279,12 +279,10 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
         boxes = match.hands_won[seat]
         parts.append(f"{result.box_bonus[seat]} for {boxes} hand{'s' if boxes != 1 else ''} won")
         lines.append(f"**{name}: {result.final[seat]}** = " + " + ".join(parts))
-    loser = names[1 - result.winner]
     lines.append(
         f"🏆 **{winner} wins the match**, {result.final[result.winner]} to "
         f"{result.final[1 - result.winner]}" + (" — a shutout!" if result.shutout else ".")
     )
-    del loser
     return Panel("Match over", "\n".join(lines), "Challenge again any time with /gin challenge.")
 
 
