@@ -192,16 +192,9 @@ class GinCog(commands.Cog):
                 "`level` is for games against me: challenge me, or use `/gin practice`."
             )
         guild_id = str(interaction.guild_id)
-        overrides = {
-            name: value
-            for name, value in (
-                ("target", target),
-                ("gin_bonus", gin_bonus),
-                ("undercut_bonus", undercut_bonus),
-                ("big_gin", big_gin),
-            )
-            if value is not None
-        }
+        overrides = _given(
+            target=target, gin_bonus=gin_bonus, undercut_bonus=undercut_bonus, big_gin=big_gin
+        )
         server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
         table = await self.service.challenge(
             guild_id,
@@ -248,16 +241,9 @@ class GinCog(commands.Cog):
         me = self.bot.user
         assert me is not None
         guild_id = str(interaction.guild_id)
-        overrides = {
-            name: value
-            for name, value in (
-                ("target", target),
-                ("gin_bonus", gin_bonus),
-                ("undercut_bonus", undercut_bonus),
-                ("big_gin", big_gin),
-            )
-            if value is not None
-        }
+        overrides = _given(
+            target=target, gin_bonus=gin_bonus, undercut_bonus=undercut_bonus, big_gin=big_gin
+        )
         async with self._activity():
             server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
             table = await self.service.challenge(
@@ -623,24 +609,20 @@ class GinCog(commands.Cog):
                 "Only members with the Manage Server permission can change these settings. "
                 "Anyone can see them with `/gin settings show`."
             )
-        changes: dict[str, Any] = {
-            name: value
-            for name, value in (
-                ("target", target),
-                ("gin_bonus", gin_bonus),
-                ("undercut_bonus", undercut_bonus),
-                ("big_gin", big_gin),
-                ("big_gin_bonus", big_gin_bonus),
-                ("knock_limit", knock_limit),
-                ("void_stock", void_stock),
-                ("next_dealer", next_dealer),
-                ("game_bonus", game_bonus),
-                ("box_bonus", box_bonus),
-                ("hints", hints),
-                ("provisional_matches", provisional_matches),
-            )
-            if value is not None
-        }
+        changes = _given(
+            target=target,
+            gin_bonus=gin_bonus,
+            undercut_bonus=undercut_bonus,
+            big_gin=big_gin,
+            big_gin_bonus=big_gin_bonus,
+            knock_limit=knock_limit,
+            void_stock=void_stock,
+            next_dealer=next_dealer,
+            game_bonus=game_bonus,
+            box_bonus=box_bonus,
+            hints=hints,
+            provisional_matches=provisional_matches,
+        )
         if turn_minutes is not None:
             changes["turn_seconds"] = turn_minutes * 60
         if challenge_minutes is not None:
@@ -763,6 +745,11 @@ class GinCog(commands.Cog):
             return member.display_name
         user = self.bot.get_user(int(user_id))
         return user.display_name if user is not None else f"<@{user_id}>"
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The command options the user actually set."""
+    return {name: value for name, value in options.items() if value is not None}
 
 
 def _pages(total: int) -> int:
