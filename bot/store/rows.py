@@ -147,7 +147,14 @@ class RatingRow:
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """Everything one accepted move changes, written in a single transaction."""
+    """Everything one accepted move changes, written in a single transaction.
+
+    ``display`` and the deadline ride along so a move costs one write instead of three:
+    ``display`` (when not None) replaces the table's display JSON; ``change_deadline`` set
+    makes ``deadline`` the table's new deadline, None clearing it. Left at their defaults
+    both stay as stored. A move that finishes the match clears the deadline whatever these
+    say, as ``end_match`` does.
+    """
 
     match_id: int
     seq: int
@@ -160,6 +167,14 @@ class MoveRecord:
     finished: MatchEnd | None = None
     # New ratings of the two players, saved with the result; ignored unless the match finishes.
     ratings: tuple[RatingRow, ...] = ()
+    display: JsonObject | None = None
+    deadline: str | None = None
+    change_deadline: bool = False
+
+    def __post_init__(self) -> None:
+        if self.deadline is not None and not self.change_deadline:
+            # Refused rather than ignored: the caller clearly meant to set it.
+            raise ValueError("a deadline needs change_deadline=True to be written")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,14 +8,21 @@ lose the last few commits, never corrupt the database. That trade buys the move 
 Concurrency: aiosqlite runs statements one at a time on a single worker thread, and an
 ``asyncio.Lock`` keeps each transaction's statements together, so tasks for many tables can
 call the store at once without seeing each other's uncommitted work.
+
+Moves are group-committed: every statement is a round trip to that thread, so moves that
+arrive while a transaction is being written wait in a queue and the next transaction writes
+them all, a few statements for the whole batch. Each caller still gets its own answer, after
+the COMMIT that holds its move; one move refused or failing leaves the others alone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import TracebackType
@@ -46,6 +53,24 @@ from bot.store.rows import (
 
 Params = tuple[Any, ...]
 
+log = logging.getLogger(__name__)
+
+# The most moves one transaction writes: bounds a batch's time and its list of ids.
+MAX_BATCH = 200
+
+
+@dataclass(slots=True, eq=False)
+class _Pending:
+    """A move waiting for the writer, encoded by its caller so bad JSON fails there."""
+
+    move: MoveRecord
+    advance: Params
+    row: Params
+    hand: Params | None
+    future: asyncio.Future[None]
+    # Set once a batch holds the move: from then on the batch decides its fate.
+    taken: bool = False
+
 
 class SqliteStore:
     """``Store`` on one SQLite file; ``":memory:"`` gives a throwaway database for tests."""
@@ -62,6 +87,10 @@ class SqliteStore:
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._pending: list[_Pending] = []
+        self._writer: asyncio.Task[None] | None = None
+        # Transactions that wrote moves, for diagnostics: moves / this = the batch size.
+        self.move_transactions = 0
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -87,7 +116,10 @@ class SqliteStore:
         self._conn = conn
 
     async def close(self) -> None:
-        """Close the connection; safe to call twice or before ``open``."""
+        """Write the queued moves, then close the connection; safe to call twice or before
+        ``open``."""
+        while self._writer is not None:
+            await asyncio.wait([self._writer])
         conn, self._conn = self._conn, None
         if conn is not None:
             async with self._lock:
@@ -129,17 +161,8 @@ class SqliteStore:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: committed on success, rolled back on any exception."""
-        async with self._exclusive() as conn:
-            try:
-                # BEGIN sits inside the try: if this task is cancelled while BEGIN is queued,
-                # BEGIN still runs on the worker thread and must be rolled back.
-                await conn.execute_fetchall("BEGIN IMMEDIATE")
-                yield conn
-                await conn.execute_fetchall("COMMIT")
-            except BaseException:
-                # Queued after whatever is still pending; a no-op if nothing is open.
-                await conn.rollback()
-                raise
+        async with self._exclusive() as conn, _begun(conn):
+            yield conn
 
     async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         async with self._exclusive() as conn:
@@ -216,27 +239,82 @@ class SqliteStore:
         ``StaleMove`` (nothing written) unless the match is playing and
         ``move.seq == move_count + 1``: a repeated click loses the race cleanly. A finishing
         move also clears the deadline and saves ``move.ratings`` (see ``end_match``).
+        ``move.display`` and the deadline fields are written in the same statement.
+
+        Moves of many tables called at once share one transaction (see the module's
+        docstring); this returns once the COMMIT holding the move is done, or raises this
+        move's own error. Moves queued by one task are written in the order of the calls.
+        Cancelled while still queued, the move is dropped; cancelled once its transaction
+        is under way, the call waits for that transaction before raising, so the move is
+        then either committed or not written at all and ``get_table`` tells which.
         """
-        hand = move.finished_hand
-        if hand is not None and hand.match_id != move.match_id:
-            raise ValueError("the finished hand belongs to another match")
-        end = move.finished
-        if end is not None and end.status != "finished":
-            raise ValueError("a move can only finish a match; cancel with end_match")
-        state = codec.dump(move.state)
-        action = codec.dump(move.action)
-        hand_params = None if hand is None else codec.hand_params(hand)
-        advance = (state, move.seq, move.now, move.match_id, move.seq - 1)
-        row = (move.match_id, move.seq, move.hand_number, move.seat, action, move.now)
-        async with self._transaction() as conn:
-            match = _first(await conn.execute_fetchall(q.ADVANCE_MATCH, advance))
-            if match is None:
-                raise StaleMove(move.match_id, f"move {move.seq} is not the next move")
-            await conn.execute_fetchall(q.INSERT_MOVE, row)
-            if hand_params is not None:
-                await conn.execute_fetchall(q.INSERT_HAND, hand_params)
-            if end is not None:
-                await _finish(conn, move.match_id, None, end, move.now, move.ratings)
+        pending = _prepare(move, asyncio.get_running_loop().create_future())
+        self._connection()  # a closed store fails here, not later in the writer
+        self._pending.append(pending)
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_queued())
+        future = pending.future
+        try:
+            await asyncio.shield(future)
+        except asyncio.CancelledError:
+            if not future.done():
+                if pending.taken:
+                    await asyncio.wait([future])
+                else:
+                    future.cancel()  # the writer skips it
+            raise
+
+    async def _write_queued(self) -> None:
+        """Write queued moves batch by batch until none are left; one such task at a time."""
+        batch: list[_Pending] = []
+        try:
+            while self._pending:
+                outcomes: list[BaseException | None]
+                async with self._lock:
+                    # Taken only now: a caller cancelled while the lock was busy drops out.
+                    batch = [p for p in self._pending[:MAX_BATCH] if not p.future.done()]
+                    del self._pending[:MAX_BATCH]
+                    for pending in batch:
+                        pending.taken = True
+                    try:
+                        outcomes = await self._write_batch(self._connection(), batch)
+                    except Exception as error:
+                        outcomes = [error] * len(batch)
+                for pending, outcome in zip(batch, outcomes, strict=True):
+                    _settle(pending.future, outcome)
+                batch = []
+        except BaseException:
+            # Only cancellation gets here (the loop is closing): nobody may wait forever.
+            for pending in [*batch, *self._pending]:
+                pending.future.cancel()
+            self._pending.clear()
+            raise
+        finally:
+            self._writer = None
+
+    async def _write_batch(
+        self, conn: aiosqlite.Connection, batch: list[_Pending]
+    ) -> list[BaseException | None]:
+        """Each move's outcome: None if committed, else its error. Raises only for the batch."""
+        if not batch:
+            return []
+        self.move_transactions += 1
+        if len(batch) == 1:
+            try:
+                async with _begun(conn):
+                    await _apply(conn, batch[0])
+            except Exception as error:
+                return [error]
+            return [None]
+        try:
+            async with _begun(conn):
+                return await _write_together(conn, batch)
+        except Exception:
+            # A statement shared by the batch failed although the moves were checked; one
+            # move at a time tells whose move it was.
+            log.warning("a batch of %d moves failed; writing them one by one", len(batch))
+        async with _begun(conn):
+            return [await _apply_saved(conn, pending) for pending in batch]
 
     async def end_match(
         self,
@@ -489,6 +567,132 @@ def _check_ratings(
         raise ValueError("ratings must name players of the match, once each")
     if any(r.guild_id != guild_id for r in ratings):
         raise ValueError("ratings must belong to the match's guild")
+
+
+@asynccontextmanager
+async def _begun(conn: aiosqlite.Connection) -> AsyncIterator[None]:
+    """A write transaction on a connection the caller holds: committed on success, rolled
+    back on any exception."""
+    try:
+        # BEGIN sits inside the try: if this task is cancelled while BEGIN is queued, BEGIN
+        # still runs on the worker thread and must be rolled back.
+        await conn.execute_fetchall("BEGIN IMMEDIATE")
+        yield
+        await conn.execute_fetchall("COMMIT")
+    except BaseException:
+        # Queued after whatever is still pending; a no-op if nothing is open.
+        await conn.rollback()
+        raise
+
+
+def _prepare(move: MoveRecord, future: asyncio.Future[None]) -> _Pending:
+    """Check and encode a move in its caller's task, before it joins the queue."""
+    hand = move.finished_hand
+    if hand is not None and hand.match_id != move.match_id:
+        raise ValueError("the finished hand belongs to another match")
+    end = move.finished
+    if end is not None and end.status != "finished":
+        raise ValueError("a move can only finish a match; cancel with end_match")
+    display = None if move.display is None else codec.dump(move.display)
+    advance = (
+        codec.dump(move.state),
+        move.seq,
+        move.now,
+        display,
+        1 if move.change_deadline else 0,
+        move.deadline,
+        move.match_id,
+        move.seq - 1,
+    )
+    action = codec.dump(move.action)
+    row = (move.match_id, move.seq, move.hand_number, move.seat, action, move.now)
+    hand_params = None if hand is None else codec.hand_params(hand)
+    return _Pending(move, advance, row, hand_params, future)
+
+
+def _stale(move: MoveRecord) -> StaleMove:
+    return StaleMove(move.match_id, f"move {move.seq} is not the next move")
+
+
+async def _apply(conn: aiosqlite.Connection, pending: _Pending) -> None:
+    """One move inside the caller's transaction, checked by the guard in its UPDATE."""
+    move = pending.move
+    if _first(await conn.execute_fetchall(q.ADVANCE_MATCH, pending.advance)) is None:
+        raise _stale(move)
+    await conn.execute_fetchall(q.INSERT_MOVE, pending.row)
+    if pending.hand is not None:
+        await conn.execute_fetchall(q.INSERT_HAND, pending.hand)
+    if move.finished is not None:
+        await _finish(conn, move.match_id, None, move.finished, move.now, move.ratings)
+
+
+async def _apply_saved(conn: aiosqlite.Connection, pending: _Pending) -> BaseException | None:
+    """One move behind a savepoint, so its failure undoes it alone and not the batch."""
+    await conn.execute_fetchall("SAVEPOINT move")
+    try:
+        await _apply(conn, pending)
+    except Exception as error:
+        await conn.execute_fetchall("ROLLBACK TO move")
+        await conn.execute_fetchall("RELEASE move")
+        return error
+    await conn.execute_fetchall("RELEASE move")
+    return None
+
+
+async def _write_together(
+    conn: aiosqlite.Connection, batch: list[_Pending]
+) -> list[BaseException | None]:
+    """A batch in the caller's transaction, in arrival order, with as few statements as
+    the moves allow.
+
+    The matches' positions are read once and each move is checked against them as if the
+    moves before it had landed, so a stale move is refused without touching the others.
+    The moves that pass go in one ``executemany`` per table. A move that finishes its match
+    (results, ratings) is written on its own behind a savepoint, as its failure must undo
+    only it. Raises if a shared statement fails: the caller then rolls back the batch.
+    """
+    ids = list(dict.fromkeys(p.move.match_id for p in batch))
+    rows = await conn.execute_fetchall(q.match_positions(len(ids)), ids)
+    where: dict[int, tuple[str, int]] = {r[0]: (r[1], r[2]) for r in rows}
+    outcomes: list[BaseException | None] = [None] * len(batch)
+    run: list[_Pending] = []
+    for i, pending in enumerate(batch):
+        move = pending.move
+        if move.finished is not None:
+            await _write_run(conn, run)
+            run = []
+            outcomes[i] = await _apply_saved(conn, pending)
+            if outcomes[i] is None:
+                where[move.match_id] = ("finished", move.seq)
+        elif where.get(move.match_id) == ("playing", move.seq - 1):
+            where[move.match_id] = ("playing", move.seq)
+            run.append(pending)
+        else:
+            outcomes[i] = _stale(move)
+    await _write_run(conn, run)
+    return outcomes
+
+
+async def _write_run(conn: aiosqlite.Connection, run: list[_Pending]) -> None:
+    """Moves already checked to be next: one statement per table for all of them."""
+    if not run:
+        return
+    cursor = await conn.executemany(q.ADVANCE_MATCHES, [p.advance for p in run])
+    if cursor.rowcount != len(run):
+        raise RuntimeError(f"{len(run) - cursor.rowcount} checked moves did not apply")
+    await conn.executemany(q.INSERT_MOVE, [p.row for p in run])
+    hands = [p.hand for p in run if p.hand is not None]
+    if hands:
+        await conn.executemany(q.INSERT_HAND, hands)
+
+
+def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if future.done():
+        return  # its caller was cancelled and dropped it
+    if outcome is None:
+        future.set_result(None)
+    else:
+        future.set_exception(outcome)
 
 
 def _satisfies_store(store: SqliteStore) -> Store:
