@@ -4,7 +4,12 @@ A ten-card hand is scored by its deadwood less what the next stock draw is expec
 (over the unseen cards, each weighted by the chance it is still in the stock), so a hand with
 live draws beats one whose draws are dead. A discard also pays for the chance that it gives
 the opponent a meld. Drawing compares the known top of the pile against the expected stock
-draw; knocking weighs the deadwood against the opponent's likely deadwood.
+draw.
+
+Knocking is weighed, not automatic: the expected points of a knock are averaged over opponent
+hands sampled to fit the public history, and a knock worth too little is passed up to play on
+for gin, or for an undercut when an opponent who knocks as soon as possible knocks into a low
+hand. Normal asks little of a knock, hard asks more and samples more hands.
 """
 
 from __future__ import annotations
