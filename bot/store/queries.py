@@ -40,18 +40,17 @@ WHERE id = ? AND status = 'challenge'
 RETURNING id
 """
 
-# The seq check lives in the WHERE clause, so two racing writers cannot both succeed.
-# Parameters: state, move_count, updated_at, display (None keeps it), whether to change the
-# deadline (0/1), the deadline, id, the move count expected before the move.
-ADVANCE_MATCHES = """
+# The seq check lives in the WHERE clause, so two racing writers cannot both succeed; the
+# returned row tells whether it let the move through. Parameters: state, move_count,
+# updated_at, display (None keeps it), whether to change the deadline (0/1), the deadline,
+# id, the move count expected before the move.
+ADVANCE_MATCH = """
 UPDATE matches SET state = ?, move_count = ?, updated_at = ?,
     display = COALESCE(?, display),
     deadline = CASE WHEN ? THEN ? ELSE deadline END
 WHERE id = ? AND status = 'playing' AND move_count = ?
+RETURNING id
 """
-
-# One move on its own: the returned row tells whether the guard let it through.
-ADVANCE_MATCH = ADVANCE_MATCHES + "RETURNING id\n"
 
 END_MATCH = """
 UPDATE matches
@@ -66,12 +65,6 @@ SET_DEADLINE = (
 )
 
 MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
-
-
-def match_positions(count: int) -> str:
-    """Status and move count of ``count`` matches, one ``?`` per id: checks a batch of moves."""
-    marks = ", ".join("?" * count)
-    return f"SELECT id, status, move_count FROM matches WHERE id IN ({marks})"
 
 
 # Both read only the partial index of open tables that have a deadline.

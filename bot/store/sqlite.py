@@ -9,16 +9,17 @@ Concurrency: aiosqlite runs statements one at a time on a single worker thread, 
 ``asyncio.Lock`` keeps each transaction's statements together, so tasks for many tables can
 call the store at once without seeing each other's uncommitted work.
 
-Moves are group-committed: every statement is a round trip to that thread, so moves that
-arrive while a transaction is being written wait in a queue and the next transaction writes
-them all, a few statements for the whole batch. Each caller still gets its own answer, after
-the COMMIT that holds its move; one move refused or failing leaves the others alone.
+Speed: every aiosqlite call is a round trip to that thread, and on a busy event loop the
+way back waits behind whatever else is ready, so write transactions go to the thread whole
+(``run_in_worker``), one round trip each. Moves are also group-committed: moves that arrive
+while a transaction is being written wait in a queue, and the next transaction writes them
+all. Each caller still gets its own answer, after the COMMIT that holds its move; a move
+refused or failing undoes itself alone (a savepoint each) and the others commit.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -30,7 +31,7 @@ from typing import Any, get_args
 
 import aiosqlite
 
-from bot.store import codec
+from bot.store import codec, writes
 from bot.store import queries as q
 from bot.store.base import Store
 from bot.store.errors import ChannelBusy, StaleMove
@@ -50,23 +51,19 @@ from bot.store.rows import (
     ResultRow,
     TableRow,
 )
+from bot.store.worker import run_in_worker
 
 Params = tuple[Any, ...]
 
-log = logging.getLogger(__name__)
-
-# The most moves one transaction writes: bounds a batch's time and its list of ids.
+# The most moves one transaction writes: bounds how long a batch holds the connection.
 MAX_BATCH = 200
 
 
 @dataclass(slots=True, eq=False)
 class _Pending:
-    """A move waiting for the writer, encoded by its caller so bad JSON fails there."""
+    """A move waiting in the queue for the writer task."""
 
-    move: MoveRecord
-    advance: Params
-    row: Params
-    hand: Params | None
+    encoded: writes.EncodedMove
     future: asyncio.Future[None]
     # Set once a batch holds the move: from then on the batch decides its fate.
     taken: bool = False
@@ -110,6 +107,8 @@ class SqliteStore:
             # A pragma cannot take a parameter; the value is an int we converted ourselves.
             await conn.execute_fetchall(f"PRAGMA busy_timeout={self._busy_timeout_ms:d}")
             await apply_migrations(conn, self._migrations)
+            # Fails here, at start-up, if aiosqlite stops allowing it.
+            await run_in_worker(conn, _check_worker)
         except BaseException:
             await conn.close()
             raise
@@ -157,12 +156,6 @@ class SqliteStore:
         """The connection, with no other task's transaction in progress."""
         async with self._lock:
             yield self._connection()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: committed on success, rolled back on any exception."""
-        async with self._exclusive() as conn, _begun(conn):
-            yield conn
 
     async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         async with self._exclusive() as conn:
@@ -248,7 +241,7 @@ class SqliteStore:
         is under way, the call waits for that transaction before raising, so the move is
         then either committed or not written at all and ``get_table`` tells which.
         """
-        pending = _prepare(move, asyncio.get_running_loop().create_future())
+        pending = _Pending(writes.encode(move), asyncio.get_running_loop().create_future())
         self._connection()  # a closed store fails here, not later in the writer
         self._pending.append(pending)
         if self._writer is None:
@@ -299,22 +292,8 @@ class SqliteStore:
         if not batch:
             return []
         self.move_transactions += 1
-        if len(batch) == 1:
-            try:
-                async with _begun(conn):
-                    await _apply(conn, batch[0])
-            except Exception as error:
-                return [error]
-            return [None]
-        try:
-            async with _begun(conn):
-                return await _write_together(conn, batch)
-        except Exception:
-            # A statement shared by the batch failed although the moves were checked; one
-            # move at a time tells whose move it was.
-            log.warning("a batch of %d moves failed; writing them one by one", len(batch))
-        async with _begun(conn):
-            return [await _apply_saved(conn, pending) for pending in batch]
+        encoded = [p.encoded for p in batch]
+        return await run_in_worker(conn, lambda db: writes.write_moves(db, encoded))
 
     async def end_match(
         self,
@@ -340,8 +319,10 @@ class SqliteStore:
         overwrites the other.
         """
         text = None if state is None else codec.dump(state)
-        async with self._transaction() as conn:
-            await _finish(conn, match_id, text, end, now, ratings)
+        async with self._exclusive() as conn:
+            await run_in_worker(
+                conn, lambda db: writes.end_match(db, match_id, text, end, now, ratings)
+            )
 
     async def set_deadline(self, match_id: int, deadline: str | None, now: str) -> None:
         """Set (or clear, with None) the next timer event of an open table.
@@ -515,175 +496,9 @@ class SqliteStore:
         return {key: int(row[key]) for key in row.keys()}  # noqa: SIM118 (sqlite3.Row)
 
 
-async def _finish(
-    conn: aiosqlite.Connection,
-    match_id: int,
-    state: str | None,
-    end: MatchEnd,
-    now: str,
-    ratings: tuple[RatingRow, ...] = (),
-) -> None:
-    """Close a match in play, write its results and ratings; runs inside the caller's
-    transaction, so a ``ValueError`` here undoes the whole move."""
-    params = (end.status, state, end.winner_id, end.reason, now, now, match_id)
-    match = _first(await conn.execute_fetchall(q.END_MATCH, params))
-    if match is None:
-        raise StaleMove(match_id, "not a match in play")
-    players = {match["challenger_id"]: match["opponent_id"]}
-    players[match["opponent_id"]] = match["challenger_id"]
-    if end.results and {r.user_id for r in end.results} != set(players):
-        raise ValueError("results must name exactly the two players of the match")
-    if end.status == "finished" and ratings:
-        _check_ratings(ratings, match["guild_id"], set(players), bool(match["vs_bot"]))
-        for rating in ratings:
-            await conn.execute_fetchall(q.UPSERT_RATING, codec.rating_params(rating, now))
-    for result in end.results:
-        won = 1 if result.user_id == end.winner_id else 0
-        await conn.execute_fetchall(
-            q.INSERT_RESULT,
-            (
-                match_id,
-                match["guild_id"],
-                result.user_id,
-                result.seat,
-                players[result.user_id],
-                won,
-                result.points,
-                result.final_score,
-                end.reason,
-                now,
-            ),
-        )
-
-
-def _check_ratings(
-    ratings: tuple[RatingRow, ...], guild_id: str, players: set[str], vs_bot: bool
-) -> None:
-    """Ratings only ever follow a human match, for its own players in its own guild."""
-    if vs_bot:
-        raise ValueError("a match against the bot is not rated")
-    users = [r.user_id for r in ratings]
-    if len(set(users)) != len(users) or not set(users) <= players:
-        raise ValueError("ratings must name players of the match, once each")
-    if any(r.guild_id != guild_id for r in ratings):
-        raise ValueError("ratings must belong to the match's guild")
-
-
-@asynccontextmanager
-async def _begun(conn: aiosqlite.Connection) -> AsyncIterator[None]:
-    """A write transaction on a connection the caller holds: committed on success, rolled
-    back on any exception."""
-    try:
-        # BEGIN sits inside the try: if this task is cancelled while BEGIN is queued, BEGIN
-        # still runs on the worker thread and must be rolled back.
-        await conn.execute_fetchall("BEGIN IMMEDIATE")
-        yield
-        await conn.execute_fetchall("COMMIT")
-    except BaseException:
-        # Queued after whatever is still pending; a no-op if nothing is open.
-        await conn.rollback()
-        raise
-
-
-def _prepare(move: MoveRecord, future: asyncio.Future[None]) -> _Pending:
-    """Check and encode a move in its caller's task, before it joins the queue."""
-    hand = move.finished_hand
-    if hand is not None and hand.match_id != move.match_id:
-        raise ValueError("the finished hand belongs to another match")
-    end = move.finished
-    if end is not None and end.status != "finished":
-        raise ValueError("a move can only finish a match; cancel with end_match")
-    display = None if move.display is None else codec.dump(move.display)
-    advance = (
-        codec.dump(move.state),
-        move.seq,
-        move.now,
-        display,
-        1 if move.change_deadline else 0,
-        move.deadline,
-        move.match_id,
-        move.seq - 1,
-    )
-    action = codec.dump(move.action)
-    row = (move.match_id, move.seq, move.hand_number, move.seat, action, move.now)
-    hand_params = None if hand is None else codec.hand_params(hand)
-    return _Pending(move, advance, row, hand_params, future)
-
-
-def _stale(move: MoveRecord) -> StaleMove:
-    return StaleMove(move.match_id, f"move {move.seq} is not the next move")
-
-
-async def _apply(conn: aiosqlite.Connection, pending: _Pending) -> None:
-    """One move inside the caller's transaction, checked by the guard in its UPDATE."""
-    move = pending.move
-    if _first(await conn.execute_fetchall(q.ADVANCE_MATCH, pending.advance)) is None:
-        raise _stale(move)
-    await conn.execute_fetchall(q.INSERT_MOVE, pending.row)
-    if pending.hand is not None:
-        await conn.execute_fetchall(q.INSERT_HAND, pending.hand)
-    if move.finished is not None:
-        await _finish(conn, move.match_id, None, move.finished, move.now, move.ratings)
-
-
-async def _apply_saved(conn: aiosqlite.Connection, pending: _Pending) -> BaseException | None:
-    """One move behind a savepoint, so its failure undoes it alone and not the batch."""
-    await conn.execute_fetchall("SAVEPOINT move")
-    try:
-        await _apply(conn, pending)
-    except Exception as error:
-        await conn.execute_fetchall("ROLLBACK TO move")
-        await conn.execute_fetchall("RELEASE move")
-        return error
-    await conn.execute_fetchall("RELEASE move")
-    return None
-
-
-async def _write_together(
-    conn: aiosqlite.Connection, batch: list[_Pending]
-) -> list[BaseException | None]:
-    """A batch in the caller's transaction, in arrival order, with as few statements as
-    the moves allow.
-
-    The matches' positions are read once and each move is checked against them as if the
-    moves before it had landed, so a stale move is refused without touching the others.
-    The moves that pass go in one ``executemany`` per table. A move that finishes its match
-    (results, ratings) is written on its own behind a savepoint, as its failure must undo
-    only it. Raises if a shared statement fails: the caller then rolls back the batch.
-    """
-    ids = list(dict.fromkeys(p.move.match_id for p in batch))
-    rows = await conn.execute_fetchall(q.match_positions(len(ids)), ids)
-    where: dict[int, tuple[str, int]] = {r[0]: (r[1], r[2]) for r in rows}
-    outcomes: list[BaseException | None] = [None] * len(batch)
-    run: list[_Pending] = []
-    for i, pending in enumerate(batch):
-        move = pending.move
-        if move.finished is not None:
-            await _write_run(conn, run)
-            run = []
-            outcomes[i] = await _apply_saved(conn, pending)
-            if outcomes[i] is None:
-                where[move.match_id] = ("finished", move.seq)
-        elif where.get(move.match_id) == ("playing", move.seq - 1):
-            where[move.match_id] = ("playing", move.seq)
-            run.append(pending)
-        else:
-            outcomes[i] = _stale(move)
-    await _write_run(conn, run)
-    return outcomes
-
-
-async def _write_run(conn: aiosqlite.Connection, run: list[_Pending]) -> None:
-    """Moves already checked to be next: one statement per table for all of them."""
-    if not run:
-        return
-    cursor = await conn.executemany(q.ADVANCE_MATCHES, [p.advance for p in run])
-    if cursor.rowcount != len(run):
-        raise RuntimeError(f"{len(run) - cursor.rowcount} checked moves did not apply")
-    await conn.executemany(q.INSERT_MOVE, [p.row for p in run])
-    hands = [p.hand for p in run if p.hand is not None]
-    if hands:
-        await conn.executemany(q.INSERT_HAND, hands)
+def _check_worker(db: sqlite3.Connection) -> None:
+    """What the store relies on from ``run_in_worker``: the live connection, usable there."""
+    db.execute("SELECT 1").fetchall()
 
 
 def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:
