@@ -405,6 +405,10 @@ class TableService:
         if report.finished_hand is not None:
             hand_row = _hand_row(table.id, report.finished_hand)
         state = match.to_dict()
+        timer = None if report.result is not None else self._turn_timer(table)
+        display = None
+        if timer is not None and timer[0] is not None:
+            display = {**table.display, "timer": timer[0]}
         record = MoveRecord(
             match_id=table.id,
             seq=table.move_count + 1,
@@ -415,6 +419,9 @@ class TableService:
             now=now,
             finished_hand=hand_row,
             finished=finished,
+            display=display,
+            deadline=None if timer is None or timer[1] is None else timer[1].isoformat(),
+            change_deadline=timer is not None,
         )
         try:
             if report.result is None:
@@ -425,16 +432,13 @@ class TableService:
                     await self.store.record_move(replace(record, ratings=ratings))
         except StaleMove:
             raise TableError("That move was already made.") from None
-        # Committed: from here on the move stands, whatever happens to the timer below.
+        # Committed, with the turn clock in the same write: from here on the move stands.
         table.committed = state
         table.move_count += 1
         if report.result is not None:
             self._close(table, Status.FINISHED)
-            return
-        try:
-            await self._arm_turn_timer(table)
-        except Exception:
-            log.exception("could not restart the turn timer of table %s", table.id)
+        elif timer is not None:
+            self._apply_turn_timer(table, timer)
 
     async def bot_turn(self, table: Table, rng: random.Random) -> MoveOutcome | None:
         """The bot makes its move if it is to act, deciding from its own view of the game only."""
@@ -585,24 +589,37 @@ class TableService:
         if self.deadline_changed is not None:
             self.deadline_changed.set()
 
-    async def _arm_turn_timer(self, table: Table) -> None:
-        """Start the clock when the turn passes to another player (or a new hand starts).
-
-        The bot's own turns have no clock: it moves by itself.
-        """
+    def _turn_timer(self, table: Table) -> tuple[dict[str, Any] | None, datetime | None] | None:
+        """How the turn clock changes after a move: None when it doesn't; otherwise the new
+        timer (None for the bot's turns, which have no clock) and the new deadline."""
         match = self._match(table)
         if table.bot_seat is not None and match.hand.turn == table.bot_seat:
-            if table.deadline is not None:
-                await self._set_deadline(table, None)
-            return
+            return None if table.deadline is None else (None, None)
         key = _turn_key(match)
-        timer = table.display.get("timer", {})
-        if timer.get("key") == key:
-            return
+        if table.display.get("timer", {}).get("key") == key:
+            return None
         started = self.clock()
-        table.display["timer"] = {"key": key, "started": started.isoformat(), "reminded": False}
+        timer = {"key": key, "started": started.isoformat(), "reminded": False}
+        return timer, started + timedelta(seconds=table.server.turn_seconds / 2)
+
+    def _apply_turn_timer(
+        self, table: Table, change: tuple[dict[str, Any] | None, datetime | None]
+    ) -> None:
+        timer, deadline = change
+        if timer is not None:
+            table.display["timer"] = timer
+        table.deadline = deadline
+        if self.deadline_changed is not None:
+            self.deadline_changed.set()
+
+    async def _arm_turn_timer(self, table: Table) -> None:
+        """Start the clock when the turn passes to another player (or a new hand starts)."""
+        change = self._turn_timer(table)
+        if change is None:
+            return
+        self._apply_turn_timer(table, change)
         await self.save_display(table)
-        await self._set_deadline(table, started + timedelta(seconds=table.server.turn_seconds / 2))
+        await self._set_deadline(table, table.deadline)
 
     async def fire_timer(self, table: Table) -> TimerEvent | None:
         """Handle a table whose deadline has come: expire, remind or forfeit."""
