@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from cogs.views import embed, hand_view
 log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
+PUBLIC_EDIT_INTERVAL = 1.0  # seconds between edits of one table's public message
 SHOWDOWN_COLOUR = discord.Colour.gold()
 
 
@@ -41,6 +43,9 @@ class TableDisplay:
         self._shown: dict[int, str] = {}  # message id -> fingerprint of what it shows
         self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
         self._pinged: dict[int, str] = {}  # table -> the turn last announced by DM
+        self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
+        self._public_pending: set[int] = set()  # tables with a delayed public edit scheduled
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- what a player sees -----------------------------------------------------------------
 
@@ -68,6 +73,7 @@ class TableDisplay:
         self._locks.pop(table.id, None)
         self._dirty.discard(table.id)
         self._pinged.pop(table.id, None)
+        self._public_edited.pop(table.id, None)
         for seat in (0, 1):
             self.notes.pop((table.id, seat), None)
         display = table.display
@@ -174,7 +180,23 @@ class TableDisplay:
             display["public_hand"] = table.match.hand_number
             self._shown[message.id] = fingerprint([panel], None)
             return
+        # Spectators don't need every move the instant it happens: at most one edit of the
+        # public table per PUBLIC_EDIT_INTERVAL, the last one always showing the latest state.
+        wait = self._public_edited.get(table.id, 0.0) + PUBLIC_EDIT_INTERVAL - time.monotonic()
+        if wait > 0:
+            if table.id not in self._public_pending:
+                self._public_pending.add(table.id)
+                asyncio.get_running_loop().call_later(wait, self._resync_public, table)
+            return
+        self._public_edited[table.id] = time.monotonic()
         await self._edit(self._channel(table).get_partial_message(display["public"]), [panel], None)
+
+    def _resync_public(self, table: Table) -> None:
+        self._public_pending.discard(table.id)
+        if table.is_open:
+            task = asyncio.create_task(self.sync(table))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)

@@ -198,13 +198,27 @@ async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
 
 
 async def play_table(
-    fake: FakeDiscord, panels: Panels, run: TableRun, moves: int, rng: random.Random
+    fake: FakeDiscord,
+    panels: Panels,
+    run: TableRun,
+    moves: int,
+    rng: random.Random,
+    interval: float | None = None,
 ) -> None:
-    """Make up to ``moves`` moves, each one after the previous one is shown to its player."""
+    """Make up to ``moves`` moves, each one after the previous one is shown to its player.
+
+    With ``interval`` the players pace themselves: move k is made no earlier than k intervals
+    after a random start within the first interval (an offered load, as real players think).
+    """
     users = {fake.dm_channel(u).id: u for u in (run.challenger, run.opponent)}
     answered: float | None = None
+    start = time.perf_counter() + (rng.random() * interval if interval else 0.0)
     try:
         for move in range(moves):
+            if interval:
+                delay = start + move * interval - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
             message_id = await panels.next_move(run.table_id, move)
             if message_id is None:
                 run.finished = True
@@ -357,6 +371,7 @@ class Figures:
     moves_per_table: int
     seed: int
     own_process: bool
+    rate: float | None = None  # offered moves per second over all tables; None: flat out
     bot_pid: int = 0
     load_before: str = ""
     setup_s: float = 0.0
@@ -419,9 +434,14 @@ async def run_benchmark(
     *,
     in_process: bool = False,
     workdir: Path | None = None,
+    rate: float | None = None,
 ) -> Figures:
-    """Start ``tables`` tables, play them all at once, and measure the bot while it serves them."""
-    figures = Figures(tables, moves_per_table, seed, own_process=not in_process)
+    """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
+
+    ``rate`` paces the players to that many moves per second in all (players who think);
+    without it they move as soon as their buttons show, which measures the most it can do.
+    """
+    figures = Figures(tables, moves_per_table, seed, own_process=not in_process, rate=rate)
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
@@ -483,10 +503,11 @@ async def _measure(
     rngs = [random.Random(rng.getrandbits(64)) for _ in runs]
     cpu_bot, cpu_here = bot.cpu_seconds(), time.process_time()
     events_before = Counter(panels.events)
+    interval = len(runs) / figures.rate if figures.rate else None
     started = time.perf_counter()
     await asyncio.gather(
         *(
-            play_table(fake, panels, run, figures.moves_per_table, r)
+            play_table(fake, panels, run, figures.moves_per_table, r, interval)
             for run, r in zip(runs, rngs, strict=True)
         )
     )
@@ -532,6 +553,12 @@ def report(f: Figures) -> str:
         f"moves each, players' seed {f.seed}; bot in {mode}",
         f"machine: {os.cpu_count()} CPUs, 1-minute load average {f.load_before} before play; "
         f"setup (challenge, accept, deal; all tables at once): {f.setup_s:.1f} s",
+        "offered load: "
+        + (
+            f"{f.rate:.0f} moves/s in all (players pace themselves)"
+            if f.rate
+            else "flat out (each player moves as soon as their buttons show)"
+        ),
         f"playing: {f.play_s:.2f} s; {f.moves} moves ({kinds}); {f.finished_tables} matches "
         f"ended; {len(f.errors)} tables stopped by an error",
         "",
@@ -602,11 +629,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--in-process", action="store_true", help="run the bot in this process (no own figures)"
     )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="offered moves per second over all tables (players pace themselves); "
+        "default: as fast as the bot answers",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.moves_per_table < 1:
         parser.error("--tables and --moves-per-table must be at least 1")
     figures = asyncio.run(
-        run_benchmark(args.tables, args.moves_per_table, args.seed, in_process=args.in_process)
+        run_benchmark(
+            args.tables,
+            args.moves_per_table,
+            args.seed,
+            in_process=args.in_process,
+            rate=args.rate,
+        )
     )
     print(report(figures))
     return 0
