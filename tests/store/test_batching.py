@@ -301,3 +301,22 @@ async def test_close_writes_the_queued_moves_first(db_path: Path) -> None:
         await store.record_move(move(ids[0], 2))
     async with SqliteStore(db_path) as again:
         assert (await again.counts())["moves"] == len(ids)
+
+
+async def test_a_batch_that_cannot_begin_fails_its_moves_and_the_next_one_works(
+    db_path: Path,
+) -> None:
+    async with SqliteStore(db_path, busy_timeout_ms=50) as store:
+        a, b = [await new_match(store, f"a{n}", f"b{n}") for n in range(2)]
+        other = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            outcomes = await asyncio.gather(
+                store.record_move(move(a, 1)), store.record_move(move(b, 1)), return_exceptions=True
+            )
+            assert all(isinstance(o, sqlite3.OperationalError) for o in outcomes)
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        await asyncio.gather(store.record_move(move(a, 1)), store.record_move(move(b, 1)))
+        assert (await seqs(store, a), await seqs(store, b)) == ([1], [1])
