@@ -29,7 +29,7 @@ from bot.gin.match import Match, Player
 from bot.gin.settings import Settings
 
 DEFAULT_PAIRS = ("normal:easy", "hard:easy", "hard:normal")
-MAX_MOVES = 100_000
+MAX_MOVES = 20_000  # far beyond any real match; more means the players are stuck
 
 
 @dataclass

@@ -5,6 +5,9 @@
 - Discard the card whose loss leaves the least deadwood, which is the highest-value deadwood
   card; it never looks at what the opponent might want.
 - Knock as soon as the deadwood allows, and declare Big Gin when it can.
+
+Like every level it never takes a card from the pile a second time in one hand, so two
+players cannot pass the same cards back and forth for ever.
 """
 
 from __future__ import annotations
@@ -53,7 +56,13 @@ def decide_easy(view: PlayerView, rng: random.Random) -> Action:
     legal = view.legal_actions
     if view.phase in (Phase.UPCARD, Phase.DRAW):
         take = Action(ActionKind.DRAW_DISCARD, me)
-        if take in legal and view.upcard is not None and melds_in_best(view.hand, view.upcard):
+        top = view.upcard
+        if (
+            take in legal
+            and top is not None
+            and top not in view.my_pickups
+            and melds_in_best(view.hand, top)
+        ):
             return take
         skip = ActionKind.PASS if view.phase is Phase.UPCARD else ActionKind.DRAW_STOCK
         return Action(skip, me)

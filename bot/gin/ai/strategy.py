@@ -41,6 +41,8 @@ class Style:
     """Cost of showing the opponent which card was taken from the pile."""
     candidates: int = 5
     """How many of the least-deadwood discards are looked at closely."""
+    spread: int = 12
+    """Discards leaving more than this much deadwood above the least are not looked at."""
     knock_samples: int = 0
     """Opponent hands sampled to judge a knock; 0 uses the plain knock rule."""
     refine: int = 2
@@ -147,9 +149,12 @@ class Planner:
         if banned is not None:
             options.pop(banned, None)  # type: ignore[call-overload]
         ranked = sorted(options, key=lambda c: (options[c], -VALUE[c]))
+        least = options[ranked[0]]
         best: tuple[float, int, int] | None = None
         for card in ranked[: self.style.candidates]:
             left = options[card]
+            if left > least + self.style.spread:
+                break  # breaking up melds this far is never worth it
             rest = [c for c in cards if c != card]
             score = self.hand_score(rest, left) + self.throw_cost(card)
             if best is None or score < best[0]:
@@ -170,6 +175,9 @@ class Planner:
         skip = Action(ActionKind.PASS if view.phase is Phase.UPCARD else ActionKind.DRAW_STOCK, me)
         take = Action(ActionKind.DRAW_DISCARD, me)
         if take not in view.legal_actions or view.upcard is None:
+            return skip
+        if view.upcard in view.my_pickups:
+            # Taken once already: taking it again could pass cards back and forth forever.
             return skip
         top = int(view.upcard)
         hand = self.hand
@@ -245,7 +253,7 @@ class Planner:
 
 
 NORMAL = Style(danger=5.0, knock_samples=16, knock_value=12.0)
-HARD = Style(knock_samples=32, danger_samples=40, danger=5.0, knock_value=25.0)
+HARD = Style(knock_samples=32, danger_samples=32, danger=5.0, knock_value=25.0)
 
 
 def decide_with(view: PlayerView, style: Style, rng: random.Random) -> Action:

@@ -55,6 +55,15 @@ class PlayerView:
         return self.turn == self.seat and bool(self.legal_actions)
 
     @property
+    def my_pickups(self) -> frozenset[Card]:
+        """Cards this seat has taken from the discard pile this hand."""
+        return frozenset(
+            a.card
+            for a in self.history
+            if a.seat == self.seat and a.kind is ActionKind.DRAW_DISCARD and a.card is not None
+        )
+
+    @property
     def dead(self) -> frozenset[Card]:
         """Cards no one can draw any more: the discard pile below its top card."""
         return frozenset(self.discard_pile[:-1])

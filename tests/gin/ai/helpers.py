@@ -12,6 +12,7 @@ from bot.gin.hand import Hand
 from bot.gin.settings import Settings
 
 NAMES = ("Alice", "Bob")
+MAX_HAND_MOVES = 2 * (32 + 2 * 52) + 2
 
 
 def all_cards(hand: Hand) -> list[int]:
@@ -39,6 +40,8 @@ def play_hand(
         assert action in hand.legal_actions(seat), (action, str(hand))
         hand.apply(action)
         assert all_cards(hand) == list(range(len(DECK)))
+        # No card is taken from the pile twice by one player, so a hand cannot go round forever.
+        assert len(hand.actions) <= MAX_HAND_MOVES
     return hand
 
 

@@ -80,6 +80,7 @@ def test_the_view_is_built_from_public_history() -> None:
     assert view.opponent_declined == {drawn}
     assert view.opponent_known == set()  # 8♥ went back to the pile
     assert view.opponent_draws == 2 and view.my_draws == 1
+    assert view.my_pickups == set() and view_for(hand, 1).my_pickups == {parse_card("8♥")}
     assert view.upcard == parse_card("8♥")
     assert view_for(hand, 1).taken_from_discard is None
 
