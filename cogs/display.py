@@ -68,6 +68,12 @@ class TableDisplay:
         """Record what a message shows after it was edited outside a sync (a button reply)."""
         self._shown[message_id] = fingerprint(embeds, view)
 
+    async def stop(self) -> None:
+        """Finish the delayed public edits now (at shutdown)."""
+        pending = list(self._background)
+        if pending:
+            await asyncio.wait(pending, timeout=5)
+
     def forget(self, table: Table) -> None:
         """Drop what was kept about a closed table's messages."""
         self._locks.pop(table.id, None)
@@ -86,6 +92,8 @@ class TableDisplay:
 
     async def sync(self, table: Table) -> None:
         """Bring the table's messages up to date; never raises."""
+        if self.client.is_closed():
+            return
         self._dirty.add(table.id)
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
@@ -193,7 +201,7 @@ class TableDisplay:
 
     def _resync_public(self, table: Table) -> None:
         self._public_pending.discard(table.id)
-        if table.is_open:
+        if table.is_open and not self.client.is_closed():
             task = asyncio.create_task(self.sync(table))
             self._background.add(task)
             task.add_done_callback(self._background.discard)

@@ -110,6 +110,7 @@ class GinCog(commands.Cog):
         """Wait for the moves being answered and shown to finish (called at shutdown)."""
         await self.timers.stop()
         await self.opponent.stop()
+        await self.display.stop()
         current = asyncio.current_task()
         pending = {t for t in self._in_flight if t is not current and not t.done()}
         if pending:
