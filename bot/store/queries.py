@@ -66,7 +66,6 @@ SET_DEADLINE = (
 
 MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
 
-
 # Both read only the partial index of open tables that have a deadline.
 DUE_DEADLINES = (
     "SELECT id, deadline FROM matches WHERE " + OPEN + " AND deadline IS NOT NULL"
