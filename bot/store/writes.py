@@ -84,15 +84,19 @@ def end_match(
     now: str,
     ratings: tuple[RatingRow, ...],
 ) -> None:
+    """``SqliteStore.end_match`` in one round trip."""
     with transaction(db):
         finish(db, match_id, state, end, now, ratings)
 
 
 def _write_saved(db: sqlite3.Connection, encoded: EncodedMove) -> BaseException | None:
+    """A move's own error is its outcome; the batch only fails if the transaction does."""
     db.execute("SAVEPOINT move")
     try:
         _write(db, encoded)
     except Exception as error:
+        # After an error that ends the whole transaction (disk full, I/O) the savepoint is
+        # gone too: this raises, and the batch fails rather than report moves as written.
         db.execute("ROLLBACK TO move")
         db.execute("RELEASE move")
         return error
