@@ -9,9 +9,8 @@ from tests.e2e.conftest import World
 from tests.e2e.driver import Game
 
 
-@pytest.mark.parametrize(
-    ("level", "via"), [("easy", "command"), ("normal", "button"), ("hard", "command")]
-)
+@pytest.mark.parametrize("via", ["command", "button"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 async def test_a_whole_match_against_each_level(
     world: World, bot: GinBot, level: str, via: str
 ) -> None:
