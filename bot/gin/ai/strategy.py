@@ -253,7 +253,7 @@ class Planner:
 
 
 NORMAL = Style(danger=5.0, knock_samples=16, knock_value=12.0)
-HARD = Style(knock_samples=32, danger_samples=32, danger=5.0, knock_value=25.0)
+HARD = Style(knock_samples=64, danger_samples=48, candidates=6, danger=5.0, knock_value=25.0)
 
 
 def decide_with(view: PlayerView, style: Style, rng: random.Random) -> Action:
