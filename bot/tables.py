@@ -447,7 +447,11 @@ class TableService:
         match = self._match(table)
         seat = table.bot_seat
         assert seat is not None
-        action = bot_move(match, seat, table.bot_level, rng)
+        try:
+            action = bot_move(match, seat, table.bot_level, rng)
+        except Exception:  # a strategy fault must never stall a table: play something legal
+            log.exception("the bot's %s strategy failed at table %s", table.bot_level, table.id)
+            action = match.hand.legal_actions(seat)[0]
         try:
             return await self.play(
                 table,
