@@ -102,10 +102,10 @@ def _status_line(match: Match, seat: int, *, hint: bool) -> str:
             return "**Your turn:** both passed on the upcard, so draw from the stock."
         return f"**Your turn:** draw from the stock or take {upcard} from the discard pile."
     text = "**Your turn:** discard a card"
-    knocks = [a for a in hand.legal_actions() if a.kind is ActionKind.KNOCK]
-    if any(a.kind is ActionKind.BIG_GIN for a in hand.legal_actions()):
+    kinds = {a.kind for a in hand.legal_actions()}  # one pass: each knock check is a solve
+    if ActionKind.BIG_GIN in kinds:
         text += ", or declare **Big Gin**: all 11 cards meld!"
-    elif knocks:
+    elif ActionKind.KNOCK in kinds:
         text += ", or knock"
     text += "."
     if hint:
