@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 
 import discord
@@ -22,6 +23,14 @@ def intents() -> discord.Intents:
     chosen = discord.Intents.none()
     chosen.guilds = True
     return chosen
+
+
+def settle_garbage_collector() -> None:
+    """Move what start-up built (modules, discord.py's state, loaded tables) out of the
+    collector's reach, so its full passes during play scan only what play creates: a few
+    milliseconds instead of tens, which would otherwise stall every table at once."""
+    gc.collect()
+    gc.freeze()
 
 
 class GinBot(commands.Bot):
@@ -51,6 +60,7 @@ class GinBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        settle_garbage_collector()
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild is not None:

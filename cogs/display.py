@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from typing import Any
 
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
 PUBLIC_EDIT_INTERVAL = 1.0  # seconds between edits of one table's public message
+GOLDEN = 0.6180339887498949  # spreads the tables' edit slots evenly over the interval
 SHOWDOWN_COLOUR = discord.Colour.gold()
 
 
@@ -30,6 +32,20 @@ def fingerprint(embeds: list[discord.Embed], view: discord.ui.View | None) -> st
     parts = [repr(e.to_dict()) for e in embeds]
     parts.append(repr(view.to_components()) if view is not None else "-")
     return "|".join(parts)
+
+
+def next_public_edit(last: float | None, now: float, table_id: int) -> float:
+    """When a table's public message may be edited next: now if it has been quiet a whole
+    interval, else at the table's own slot after that interval.
+
+    Each table's slots sit at its own phase of the interval, so busy tables started together
+    spread their edits over the second instead of all editing at the same instant.
+    """
+    if last is None or now >= last + PUBLIC_EDIT_INTERVAL:
+        return now
+    phase = (table_id * GOLDEN) % 1.0 * PUBLIC_EDIT_INTERVAL
+    earliest = last + PUBLIC_EDIT_INTERVAL
+    return math.ceil((earliest - phase) / PUBLIC_EDIT_INTERVAL) * PUBLIC_EDIT_INTERVAL + phase
 
 
 class TableDisplay:
@@ -181,8 +197,8 @@ class TableDisplay:
     async def _update_public(self, table: Table) -> None:
         assert table.match is not None
         display = table.display
-        panel = embed(table_panel(table.match))
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
+            panel = embed(table_panel(table.match))
             message = await self._channel(table).send(embed=panel)
             display["public"] = message.id
             display["public_hand"] = table.match.hand_number
@@ -190,13 +206,15 @@ class TableDisplay:
             return
         # Spectators don't need every move the instant it happens: at most one edit of the
         # public table per PUBLIC_EDIT_INTERVAL, the last one always showing the latest state.
-        wait = self._public_edited.get(table.id, 0.0) + PUBLIC_EDIT_INTERVAL - time.monotonic()
-        if wait > 0:
+        now = time.monotonic()
+        at = next_public_edit(self._public_edited.get(table.id), now, table.id)
+        if at > now:
             if table.id not in self._public_pending:
                 self._public_pending.add(table.id)
-                asyncio.get_running_loop().call_later(wait, self._resync_public, table)
+                asyncio.get_running_loop().call_later(at - now, self._resync_public, table)
             return
-        self._public_edited[table.id] = time.monotonic()
+        self._public_edited[table.id] = now
+        panel = embed(table_panel(table.match))
         await self._edit(self._channel(table).get_partial_message(display["public"]), [panel], None)
 
     def _resync_public(self, table: Table) -> None:

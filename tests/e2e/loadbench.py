@@ -131,6 +131,7 @@ class TableRun:
     table_id: int = 0
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
+    dispatched: list[float] = field(default_factory=list)  # perf_counter of each move's dispatch
     follow_ups: list[float] = field(default_factory=list)
     kinds: Counter[str] = field(default_factory=Counter)
     finished: bool = False
@@ -238,8 +239,9 @@ async def play_table(
                 return
             run.moves += 1
             run.kinds[kind] += 1
-            if result.latency is not None:
+            if result.latency is not None and result.record.dispatched_at is not None:
                 run.latencies.append(result.latency)
+                run.dispatched.append(result.record.dispatched_at)
         if run.table_id in panels.over:
             run.finished = True
     except (FakeDiscordError, TimeoutError) as error:
