@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import discord
+import orjson
 
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService
+from cogs.rest import Payload, edit_message, message_payload, send_message
 from cogs.views import embed, hand_view
 
 log = logging.getLogger(__name__)
@@ -28,10 +32,21 @@ GOLDEN = 0.6180339887498949  # spreads the tables' edit slots evenly over the in
 SHOWDOWN_COLOUR = discord.Colour.gold()
 
 
-def fingerprint(embeds: list[discord.Embed], view: discord.ui.View | None) -> str:
-    parts = [repr(e.to_dict()) for e in embeds]
-    parts.append(repr(view.to_components()) if view is not None else "-")
-    return "|".join(parts)
+def fingerprint(payload: Payload) -> bytes:
+    """What a message shows, to compare with what it showed: a digest of its payload."""
+    return hashlib.blake2b(orjson.dumps(payload), digest_size=16).digest()
+
+
+@dataclass(frozen=True)
+class PrivateHand:
+    """A player's private hand message, rendered once per state of the table and reused by
+    the mover's answer, the sync after it and any later sync that finds nothing changed."""
+
+    key: tuple[Any, ...]
+    embeds: list[discord.Embed]
+    view: discord.ui.View | None
+    payload: Payload
+    shown: bytes
 
 
 def next_public_edit(last: float | None, now: float, table_id: int) -> float:
@@ -56,7 +71,10 @@ class TableDisplay:
         self.service = service
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
-        self._shown: dict[int, str] = {}  # message id -> fingerprint of what it shows
+        self._shown: dict[int, bytes] = {}  # message id -> fingerprint of what it shows
+        self._keys: dict[int, tuple[Any, ...]] = {}  # DM message id -> private hand key shown
+        # (table, seat) -> the hand rendered for a move, kept until the sync after it
+        self._hands: dict[tuple[int, int], PrivateHand] = {}
         self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
         self._pinged: dict[int, str] = {}  # table -> the turn last announced by DM
         self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
@@ -73,16 +91,53 @@ class TableDisplay:
             return f"#{name} in {guild}"
         return f"<#{table.channel_id}>"
 
-    def private_panel(self, table: Table, seat: int) -> Panel:
-        assert table.match is not None
-        note = self.notes.get((table.id, seat), "")
-        return hand_panel(
-            table.match, seat, where=self.where(table), note=note, hint=table.server.hints
+    def private_key(self, table: Table, seat: int) -> tuple[Any, ...]:
+        """Everything the player's private hand message depends on."""
+        match = table.match
+        assert match is not None
+        return (
+            table.move_count,
+            match.hand_number,
+            len(match.hand.actions),
+            match.is_over,
+            self.notes.get((table.id, seat), ""),
+            self.where(table),
+            table.server.hints,
         )
 
-    def remember(self, message_id: int, embeds: list[discord.Embed], view: Any) -> None:
+    def private_hand(self, table: Table, seat: int) -> PrivateHand:
+        """The player's private hand message for the table as it is now."""
+        match = table.match
+        assert match is not None
+        key = self.private_key(table, seat)
+        cached = self._hands.get((table.id, seat))
+        if cached is not None and cached.key == key:
+            return cached
+        note, where = key[4], key[5]
+        panel = hand_panel(match, seat, where=where, note=note, hint=table.server.hints)
+        embeds = [embed(panel)]
+        view = hand_view(table, seat)
+        payload = message_payload(embeds, view)
+        rendered = PrivateHand(key, embeds, view, payload, fingerprint(payload))
+        self._hands[(table.id, seat)] = rendered
+        return rendered
+
+    def remember(
+        self,
+        table: Table,
+        seat: int,
+        message_id: int,
+        embeds: list[discord.Embed],
+        view: discord.ui.View | None,
+    ) -> None:
         """Record what a message shows after it was edited outside a sync (a button reply)."""
-        self._shown[message_id] = fingerprint(embeds, view)
+        rendered = self._hands.get((table.id, seat))
+        if rendered is not None and rendered.embeds is embeds:
+            self._shown[message_id] = rendered.shown
+            self._keys[message_id] = rendered.key
+        else:
+            self._shown[message_id] = fingerprint(message_payload(embeds, view))
+            self._keys.pop(message_id, None)
 
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
@@ -98,11 +153,13 @@ class TableDisplay:
         self._public_edited.pop(table.id, None)
         for seat in (0, 1):
             self.notes.pop((table.id, seat), None)
+            self._hands.pop((table.id, seat), None)
         display = table.display
         for key in ("challenge", "public"):
             self._shown.pop(display.get(key, 0), None)
         for entry in display.get("hands", {}).values():
             self._shown.pop(entry.get("message", 0), None)
+            self._keys.pop(entry.get("message", 0), None)
 
     # --- syncing ------------------------------------------------------------------------------
 
@@ -120,6 +177,8 @@ class TableDisplay:
                 await self._sync(table)
             except Exception:
                 log.exception("could not update the messages of table %s", table.id)
+            for seat in (0, 1):  # shown now; the keys tell later syncs nothing changed
+                self._hands.pop((table.id, seat), None)
         if not table.is_open:
             self.forget(table)
 
@@ -156,18 +215,15 @@ class TableDisplay:
                     f"Gin Rummy · hand {record.number} is over",
                     "See the showdown below.",
                 )
-                await self._edit(
-                    self._channel(table).get_partial_message(public), [embed(over)], None
-                )
+                await self._edit(int(table.channel_id), public, [embed(over)], None)
             panel = embed(
                 showdown_panel(table.match, record.number, record.result), SHOWDOWN_COLOUR
             )
-            await self._channel(table).send(embed=panel)
+            await send_message(self.client, int(table.channel_id), message_payload([panel], None))
             display["shown_hands"] = record.number
             for entry in display.get("hands", {}).values():
                 if entry.get("hand") == record.number:  # that hand's buttons are finished
-                    message = self._dm(entry["channel"]).get_partial_message(entry["message"])
-                    await self._edit(message, [panel], None)
+                    await self._edit(entry["channel"], entry["message"], [panel], None)
 
     async def _post_match_over(self, table: Table) -> None:
         assert table.match is not None and table.match.result is not None
@@ -180,29 +236,25 @@ class TableDisplay:
         display["final_posted"] = True
         public = display.get("public")
         if public is not None and display.get("public_hand") == table.match.hand_number:
-            await self._edit(
-                self._channel(table).get_partial_message(public),
-                [embed(table_panel(table.match))],
-                None,
-            )
+            await self._edit(int(table.channel_id), public, [embed(table_panel(table.match))], None)
         for seat in (0, 1):  # take the buttons off the last private hands
             if seat == table.bot_seat:
                 continue
             entry = display.get("hands", {}).get(str(seat))
             if entry and entry.get("hand") == table.match.hand_number:
                 over = Panel("Match over", "This match is over: see the result in the channel.")
-                message = self._dm(entry["channel"]).get_partial_message(entry["message"])
-                await self._edit(message, [embed(over)], None)
+                await self._edit(entry["channel"], entry["message"], [embed(over)], None)
 
     async def _update_public(self, table: Table) -> None:
         assert table.match is not None
         display = table.display
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
             panel = embed(table_panel(table.match))
-            message = await self._channel(table).send(embed=panel)
-            display["public"] = message.id
+            payload = message_payload([panel], None)
+            message_id = await send_message(self.client, int(table.channel_id), payload)
+            display["public"] = message_id
             display["public_hand"] = table.match.hand_number
-            self._shown[message.id] = fingerprint([panel], None)
+            self._shown[message_id] = fingerprint(payload)
             return
         # Spectators don't need every move the instant it happens: at most one edit of the
         # public table per PUBLIC_EDIT_INTERVAL, the last one always showing the latest state.
@@ -215,7 +267,7 @@ class TableDisplay:
             return
         self._public_edited[table.id] = now
         panel = embed(table_panel(table.match))
-        await self._edit(self._channel(table).get_partial_message(display["public"]), [panel], None)
+        await self._edit(int(table.channel_id), display["public"], [panel], None)
 
     def _resync_public(self, table: Table) -> None:
         self._public_pending.discard(table.id)
@@ -245,42 +297,36 @@ class TableDisplay:
 
     async def _update_private(self, table: Table, seat: int) -> None:
         assert table.match is not None
+        if table.lock.locked():
+            return  # a move is being committed: its own sync shows it, with its buttons
         display = table.display
         hands = display.setdefault("hands", {})
         entry = hands.get(str(seat))
-        number = table.match.hand_number
-        panel = [embed(self.private_panel(table, seat))]
-        view = hand_view(table, seat)
-        if entry and entry.get("hand") == number:
-            message = self._dm(entry["channel"]).get_partial_message(entry["message"])
-            await self._edit(message, panel, view)
+        if entry and entry.get("hand") == table.match.hand_number:
+            message_id = entry["message"]
+            if self._keys.get(message_id) == self.private_key(table, seat):
+                return
+            rendered = self.private_hand(table, seat)
+            if await self._edit_payload(
+                entry["channel"], message_id, rendered.payload, rendered.shown
+            ):
+                self._keys[message_id] = rendered.key
             return
         closed = display.setdefault("dm_closed", {})
-        if closed.get(str(seat)) == number:
+        if closed.get(str(seat)) == table.match.hand_number:
             return  # already failed this hand; the player uses /gin hand
-        await self.send_private(table, seat, panel, view)
+        await self.send_private(table, seat)
 
-    async def send_private(
-        self,
-        table: Table,
-        seat: int,
-        panel: list[discord.Embed] | None = None,
-        view: discord.ui.View | None = None,
-    ) -> bool:
+    async def send_private(self, table: Table, seat: int) -> bool:
         """Send the player a new private hand message by DM; False when their DMs are closed."""
         assert table.match is not None
         display = table.display
-        if panel is None:
-            panel = [embed(self.private_panel(table, seat))]
-            view = hand_view(table, seat)
+        rendered = self.private_hand(table, seat)
         channel_id = await self._dm_channel(table, seat)
         if channel_id is None:
             return False
         try:
-            kwargs: dict[str, Any] = {"embeds": panel}
-            if view is not None:
-                kwargs["view"] = view
-            message = await self._dm(channel_id).send(**kwargs)
+            message_id = await send_message(self.client, channel_id, rendered.payload)
         except discord.Forbidden as error:
             if error.code != CLOSED_DMS:
                 log.warning("DM to seat %s of table %s refused: %s", seat, table.id, error)
@@ -292,10 +338,11 @@ class TableDisplay:
         old = display.setdefault("hands", {}).get(str(seat))
         display["hands"][str(seat)] = {
             "channel": channel_id,
-            "message": message.id,
+            "message": message_id,
             "hand": table.match.hand_number,
         }
-        self._shown[message.id] = fingerprint(panel, view)
+        self._shown[message_id] = rendered.shown
+        self._keys[message_id] = rendered.key
         display.get("dm_closed", {}).pop(str(seat), None)
         if old and old.get("hand") == table.match.hand_number:
             # The same hand re-sent (/gin hand): the older copy's buttons would only be stale.
@@ -303,6 +350,7 @@ class TableDisplay:
             with contextlib.suppress(discord.HTTPException):
                 await old_message.delete()
             self._shown.pop(old["message"], None)
+            self._keys.pop(old["message"], None)
         return True
 
     async def _dms_closed(self, table: Table, seat: int) -> None:
@@ -353,7 +401,7 @@ class TableDisplay:
         if note:
             text += f" {note}"
         try:
-            await self._dm(channel_id).send(content=text)
+            await send_message(self.client, channel_id, {"content": text})
         except discord.Forbidden:
             await self._dms_closed(table, seat)
         except discord.HTTPException:
@@ -361,21 +409,29 @@ class TableDisplay:
 
     async def _edit(
         self,
-        message: discord.PartialMessage,
+        channel_id: int,
+        message_id: int,
         embeds: list[discord.Embed],
         view: discord.ui.View | None,
     ) -> None:
-        shown = fingerprint(embeds, view)
-        if self._shown.get(message.id) == shown:
-            return
+        payload = message_payload(embeds, view)
+        await self._edit_payload(channel_id, message_id, payload, fingerprint(payload))
+
+    async def _edit_payload(
+        self, channel_id: int, message_id: int, payload: Payload, shown: bytes
+    ) -> bool:
+        """Edit a message unless it already shows this; False if the edit failed."""
+        if self._shown.get(message_id) == shown:
+            return True
         try:
-            await message.edit(embeds=embeds, view=view)
+            await edit_message(self.client, channel_id, message_id, payload)
         except discord.NotFound:
-            log.info("message %s is gone; it will not be updated", message.id)
+            log.info("message %s is gone; it will not be updated", message_id)
         except discord.HTTPException:
-            log.exception("could not edit message %s", message.id)
-            return
-        self._shown[message.id] = shown
+            log.exception("could not edit message %s", message_id)
+            return False
+        self._shown[message_id] = shown
+        return True
 
     # --- closing and reminders ------------------------------------------------------------------
 
@@ -383,21 +439,19 @@ class TableDisplay:
         """A table closed with no result: take the buttons off everything it showed."""
         panel = [embed(Panel("Table closed", text))]
         display = table.display
-        channel = self._channel(table)
         for key in ("challenge", "public"):
             if display.get(key) is not None:
-                await self._edit(channel.get_partial_message(display[key]), panel, None)
+                await self._edit(int(table.channel_id), display[key], panel, None)
         for entry in display.get("hands", {}).values():
-            message = self._dm(entry["channel"]).get_partial_message(entry["message"])
-            await self._edit(message, panel, None)
+            await self._edit(entry["channel"], entry["message"], panel, None)
         self.forget(table)
 
     async def expired(self, table: Table, text: str) -> None:
         """An unanswered challenge ran out: its buttons go, the channel is free."""
         message_id = table.display.get("challenge")
         if message_id is not None:
-            message = self._channel(table).get_partial_message(message_id)
-            await self._edit(message, [embed(Panel("Challenge expired", text))], None)
+            panel = [embed(Panel("Challenge expired", text))]
+            await self._edit(int(table.channel_id), message_id, panel, None)
         self.forget(table)
 
     async def tell(self, table: Table, seat: int, text: str) -> None:

@@ -36,7 +36,6 @@ from cogs.views import (
     DYNAMIC_ITEMS,
     challenge_view,
     embed,
-    hand_view,
     pages_view,
 )
 
@@ -448,7 +447,7 @@ class GinCog(commands.Cog):
                 embeds, view = self._move_reply(outcome, in_dm=interaction.guild_id is None)
                 await interaction.response.edit_message(content=None, embeds=embeds, view=view)
                 if interaction.message is not None:
-                    self.display.remember(interaction.message.id, embeds, view)
+                    self.display.remember(table, outcome.seat, interaction.message.id, embeds, view)
                 await self.display.sync(table)
                 self.opponent.nudge(table)
         except GinError as error:
@@ -486,13 +485,13 @@ class GinCog(commands.Cog):
         assert match is not None
         record = outcome.finished_hand
         if record is None:
-            panel = self.display.private_panel(table, outcome.seat)
-            return [embed(panel)], hand_view(table, outcome.seat)
+            rendered = self.display.private_hand(table, outcome.seat)
+            return rendered.embeds, rendered.view
         embeds = [embed(showdown_panel(match, record.number, record.result))]
         if match.is_over or in_dm:
             return embeds, None  # the new hand arrives as a new DM
-        embeds.append(embed(self.display.private_panel(table, outcome.seat)))
-        return embeds, hand_view(table, outcome.seat)
+        rendered = self.display.private_hand(table, outcome.seat)
+        return [*embeds, *rendered.embeds], rendered.view
 
     # --- looking ----------------------------------------------------------------------------
 
@@ -510,8 +509,8 @@ class GinCog(commands.Cog):
                 "The game hasn't started: the challenge is waiting for an answer "
                 "(`/gin accept` or `/gin decline`)."
             )
-        panel = self.display.private_panel(table, seat)
-        await reply(interaction, embeds=[embed(panel)], view=hand_view(table, seat))
+        rendered = self.display.private_hand(table, seat)
+        await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         await self.display.send_private(table, seat)
         await self.service.save_display(table)
 

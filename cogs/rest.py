@@ -1,0 +1,43 @@
+"""The display's message calls, sent as ready-made payloads.
+
+The display never reads the message Discord sends back, so these skip building a
+``discord.Message`` from every answer; errors are discord.py's own (``NotFound``,
+``Forbidden``, ``HTTPException``), raised by its HTTP client with its rate limiting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.http import Route
+
+Payload = dict[str, Any]
+
+
+def message_payload(embeds: list[discord.Embed], view: discord.ui.View | None) -> Payload:
+    """The body of a message with these embeds and components (none when ``view`` is None)."""
+    return {
+        "embeds": [e.to_dict() for e in embeds],
+        "components": view.to_components() if view is not None else [],
+    }
+
+
+async def edit_message(
+    client: discord.Client, channel_id: int, message_id: int, payload: Payload
+) -> None:
+    route = Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=channel_id,
+        message_id=message_id,
+    )
+    await client.http.request(route, json=payload)
+
+
+async def send_message(client: discord.Client, channel_id: int, payload: Payload) -> int:
+    """Send a message with no mentions; its id."""
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+    body = {**payload, "allowed_mentions": {"parse": []}}
+    data = await client.http.request(route, json=body)
+    return int(data["id"])
