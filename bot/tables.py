@@ -71,6 +71,7 @@ class Table:
     display: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
     vs_bot: bool = False
+    # The match as last committed, finished hands left out (they are rows of their own).
     committed: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
@@ -171,6 +172,12 @@ class TableService:
         tables = []
         for row in await self.store.open_tables():
             state = row.state
+            match = None
+            if state is not None:
+                history = state.get("history")
+                if history is None:  # finished hands are stored one row each
+                    history = [hand.result for hand in await self.store.hands(row.id)]
+                match = Match.from_dict({**state, "history": history})
             table = Table(
                 id=row.id,
                 guild_id=row.guild_id,
@@ -179,7 +186,7 @@ class TableService:
                 challenger=Player(row.challenger_id, _name(state, 0, row.challenger_id)),
                 opponent=Player(row.opponent_id, _name(state, 1, row.opponent_id)),
                 server=ServerSettings.from_dict(row.settings),
-                match=None if state is None else Match.from_dict(state),
+                match=match,
                 move_count=row.move_count,
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
@@ -312,7 +319,7 @@ class TableService:
 
     async def _start(self, table: Table) -> None:
         match = Match.start(table.players, table.settings)
-        state = match.to_dict()
+        state = match.to_dict(history=False)
         await self.store.start_match(table.id, state, self._now())
         table.match = match
         table.committed = state
@@ -381,7 +388,8 @@ class TableService:
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
-            before = table.committed if table.committed is not None else match.to_dict()
+            before = table.committed or match.to_dict(history=False)
+            history = list(match.history)
             report = match.apply(action)  # raises IllegalMove and changes nothing
             drawn = None
             if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
@@ -389,7 +397,7 @@ class TableService:
             try:
                 await self._commit(table, hand_number, action, report)
             except BaseException:
-                table.match = Match.from_dict(before)  # the move never happened
+                table.match = _restore(before, history)  # the move never happened
                 raise
             return MoveOutcome(table, seat, action, drawn, report, table.move_count)
 
@@ -404,7 +412,7 @@ class TableService:
         hand_row = None
         if report.finished_hand is not None:
             hand_row = _hand_row(table.id, report.finished_hand)
-        state = match.to_dict()
+        state = match.to_dict(history=False)  # a finished hand goes in its own row
         timer = None if report.result is not None else self._turn_timer(table)
         display = None
         if timer is not None and timer[0] is not None:
@@ -471,20 +479,21 @@ class TableService:
     async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult:
         """End the match now in the other player's favour (resign or forfeit); lock held."""
         match = self._match(table)
-        snapshot = match.to_dict()
+        snapshot = match.to_dict(history=False)
+        history = list(match.history)
         result = match.resign(seat, reason)
         try:
             async with self._ratings_lock:
                 ratings = await self._new_ratings(table, result)
                 await self.store.end_match(
                     table.id,
-                    match.to_dict(),
+                    match.to_dict(history=False),
                     self._match_end(table, result),
                     self._now(),
                     ratings=ratings,
                 )
         except BaseException:
-            table.match = Match.from_dict(snapshot)
+            table.match = _restore(snapshot, history)
             raise
         self._close(table, Status.FINISHED)
         return result
@@ -675,6 +684,13 @@ def _busy_reason(table: Table) -> str:
         f"This channel already has a game in progress ({table.challenger.name} vs "
         f"{table.opponent.name}). Play in another channel, or wait for it to finish."
     )
+
+
+def _restore(state: dict[str, Any], history: list[HandRecord]) -> Match:
+    """The match as it was before a change that could not be committed."""
+    match = Match.from_dict(state)
+    match.history = history
+    return match
 
 
 def _name(state: dict[str, Any] | None, seat: int, fallback: str) -> str:

@@ -68,7 +68,7 @@ async def test_moves_are_checked_committed_and_counted(service: TableService) ->
     moves = await service.store.moves(table.id)
     assert [m.action["kind"] for m in moves] == ["pass"]
     stored = await service.store.get_table(table.id)
-    assert stored is not None and stored.state == match.to_dict()
+    assert stored is not None and stored.state == match.to_dict(history=False)
 
 
 async def test_stale_buttons_and_double_clicks_apply_once(service: TableService) -> None:
@@ -95,15 +95,19 @@ async def test_a_whole_match_is_recorded_and_survives_a_restart(
     rng = random.Random(5)
     match = table.match
     assert match is not None
-    for _ in range(40):
+    # Into the third hand: the finished hands live in rows of their own, not in each move.
+    while len(match.history) < 2 or len(match.hand.actions) < 3:
         action = choose(match.hand, "knocker", rng)
         await service.play(table, table.players[action.seat].id, action.kind, action.card)
+    stored = await service.store.get_table(table.id)
+    assert stored is not None and stored.state is not None and "history" not in stored.state
     # Restart: a new service on the same database file sees the same table and state.
     store2 = SqliteStore(tmp_path / "gin.sqlite3")
     await store2.open()
     service2 = TableService(store2)
     (loaded,) = await service2.load()
-    assert loaded.match == match and loaded.move_count == table.move_count == 40
+    assert loaded.match is not None and len(loaded.match.history) == 2
+    assert loaded.match == match and loaded.move_count == table.move_count
     assert loaded.players == table.players
     while loaded.match is not None and not loaded.match.is_over:
         action = choose(loaded.match.hand, "knocker", rng)
@@ -112,6 +116,37 @@ async def test_a_whole_match_is_recorded_and_survives_a_restart(
     rows, total = await store2.leaderboard("9", 10, 0)
     assert total == 2 and rows[0].won == 1 and rows[1].won == 0
     await store2.close()
+
+
+async def test_a_move_that_cannot_be_committed_leaves_the_match_as_it_was(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import copy
+    import random
+
+    table = await started(service)
+    rng = random.Random(11)
+    match = table.match
+    assert match is not None
+    while not match.history:  # the first hand, played to its last move
+        action = choose(match.hand, "knocker", rng)
+        before = copy.deepcopy(match)
+        if action.kind in (ActionKind.KNOCK, ActionKind.BIG_GIN):
+            break
+        await service.play(table, table.players[action.seat].id, action.kind, action.card)
+    else:
+        pytest.fail("the hand ended without a knock")
+
+    async def failing(record: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "record_move", failing)
+    with pytest.raises(OSError):
+        await service.play(table, table.players[action.seat].id, action.kind, action.card)
+    assert table.match == before and not table.match.history
+    monkeypatch.undo()
+    await service.play(table, table.players[action.seat].id, action.kind, action.card)
+    assert table.match is not None and len(table.match.history) == 1
 
 
 async def test_resign_records_the_result(service: TableService) -> None:

@@ -282,9 +282,13 @@ class Match:
 
     # --- serialization --------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole match as plain JSON-able data, with a format version."""
-        return {
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """The whole match as plain JSON-able data, with a format version.
+
+        ``history=False`` leaves out the finished hands, for a caller that keeps them apart
+        (one record each) and passes them back to ``from_dict`` under ``"history"``.
+        """
+        data = {
             "version": FORMAT_VERSION,
             "players": [{"id": p.id, "name": p.name} for p in self.players],
             "settings": self.settings.to_dict(),
@@ -294,9 +298,11 @@ class Match:
             "hands_won": list(self.hands_won),
             "hand_number": self.hand_number,
             "hand": self.hand.to_dict(),
-            "history": [h.to_dict() for h in self.history],
             "result": None if self.result is None else self.result.to_dict(),
         }
+        if history:
+            data["history"] = [h.to_dict() for h in self.history]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:

@@ -183,6 +183,18 @@ def test_match_serializes_losslessly_with_a_version() -> None:
         Match.from_dict(data)
 
 
+def test_finished_hands_can_be_kept_apart_and_given_back() -> None:
+    match = match_at([10, 20], [1, 1], KNOCK_6_WIN_13)
+    knock(match)
+    match.apply(Action(ActionKind.PASS, match.hand.turn))
+    assert len(match.history) == 1
+    light = json.loads(json.dumps(match.to_dict(history=False)))
+    assert "history" not in light
+    records = [json.loads(json.dumps(h.to_dict())) for h in match.history]
+    assert Match.from_dict({**light, "history": records}) == match
+    assert Match.from_dict(light).history == []
+
+
 def test_unseeded_matches_use_fresh_secure_seeds() -> None:
     seeds = {Match.start([ALICE, BOB]).hand.seed for _ in range(5)}
     assert len(seeds) == 5 and all(len(s) == 32 for s in seeds)
