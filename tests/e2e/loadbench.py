@@ -132,6 +132,7 @@ class TableRun:
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
     dispatched: list[float] = field(default_factory=list)  # perf_counter of each move's dispatch
+    latency_kinds: list[str] = field(default_factory=list)  # the kind of each timed move
     follow_ups: list[float] = field(default_factory=list)
     kinds: Counter[str] = field(default_factory=Counter)
     finished: bool = False
@@ -242,6 +243,7 @@ async def play_table(
             if result.latency is not None and result.record.dispatched_at is not None:
                 run.latencies.append(result.latency)
                 run.dispatched.append(result.record.dispatched_at)
+                run.latency_kinds.append(kind)
         if run.table_id in panels.over:
             run.finished = True
     except (FakeDiscordError, TimeoutError) as error:
@@ -380,6 +382,7 @@ class Figures:
     play_s: float = 0.0
     moves: int = 0
     latencies_ms: list[float] = field(default_factory=list)
+    latencies_by_kind: dict[str, list[float]] = field(default_factory=dict)
     follow_ups_ms: list[float] = field(default_factory=list)
     finished_tables: int = 0
     errors: list[str] = field(default_factory=list)
@@ -524,6 +527,8 @@ async def _measure(
     for run in runs:
         figures.moves += run.moves
         figures.latencies_ms.extend(x * 1000.0 for x in run.latencies)
+        for kind, latency in zip(run.latency_kinds, run.latencies, strict=True):
+            figures.latencies_by_kind.setdefault(kind, []).append(latency * 1000.0)
         figures.follow_ups_ms.extend(x * 1000.0 for x in run.follow_ups)
         figures.kinds.update(run.kinds)
         figures.finished_tables += run.finished
@@ -594,6 +599,11 @@ def report(f: Figures) -> str:
         f"  bot CPU while playing: {f.bot_cpu_s:.2f} s = {_ratio(f.bot_cpu_s, f.play_s):.0f}% "
         f"of one core, {1000 * f.bot_cpu_s / max(f.moves, 1):.2f} ms per move; "
         f"benchmark + fake: {f.here_cpu_s:.2f} s",
+        "  move latency by kind (median / p99 ms): "
+        + ", ".join(
+            f"{kind} {statistics.median(ms):.1f} / {percentile(ms, 99.0):.1f}"
+            for kind, ms in sorted(f.latencies_by_kind.items())
+        ),
         "  bot messages per move: "
         + ", ".join(
             f"{label} {f.events[key] / max(f.moves, 1):.2f}"
