@@ -1,4 +1,5 @@
-"""Run a whole transaction on aiosqlite's worker thread in one round trip.
+"""Run a whole transaction on aiosqlite's worker thread in one round trip, or reach the
+connection itself for a short one on the event loop's own thread.
 
 Each aiosqlite call is a hop from the event loop to its thread and back, and on a busy loop
 the way back waits behind everything else that is ready to run: a transaction of a few
@@ -35,3 +36,20 @@ async def run_in_worker(conn: aiosqlite.Connection, work: Callable[[sqlite3.Conn
             "function on its thread; adapt run_in_worker"
         ) from error
     return cast(T, await execute(work, db))  # type: ignore[no-untyped-call]
+
+
+def loop_connection(conn: aiosqlite.Connection) -> sqlite3.Connection:
+    """The sqlite3 connection under ``conn``, to run a short transaction on the event loop's
+    own thread.
+
+    Only for a connection opened with ``check_same_thread=False``, by a caller that holds the
+    lock keeping every other use of the connection out (``SqliteStore._lock``). Same private
+    attribute as ``run_in_worker``, checked at start-up the same way.
+    """
+    try:
+        return cast(sqlite3.Connection, conn._conn)
+    except AttributeError as error:
+        raise RuntimeError(
+            f"aiosqlite {aiosqlite.__version__} no longer exposes its sqlite3 connection; "
+            "adapt bot.store.worker.loop_connection"
+        ) from error
