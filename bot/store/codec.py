@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 from typing import cast
+
+import orjson
 
 from bot.store.rows import (
     HandOutcome,
@@ -23,14 +24,16 @@ from bot.store.rows import (
 
 
 def dump(value: JsonObject) -> str:
-    """Compact, strict JSON (no NaN), so the text stays valid for other databases too."""
+    """Compact, valid JSON (never NaN: orjson writes non-finite numbers as null), the same
+    text the standard library writes with ``separators=(",", ":")`` for our data, at a
+    fraction of the cost: every move writes its table's state."""
     if not isinstance(value, dict):
         raise TypeError(f"expected a JSON object, got {type(value).__name__}")
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def load(text: str) -> JsonObject:
-    value = json.loads(text)
+    value = orjson.loads(text)
     if not isinstance(value, dict):
         raise ValueError("stored JSON is not an object")
     return value
