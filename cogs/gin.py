@@ -26,24 +26,16 @@ from bot.render import (
     showdown_panel,
     table_panel,
 )
-from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
-from bot.store import TableRow
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.display import TableDisplay
 from cogs.opponent import BotOpponent
+from cogs.records import RecordPages
 from cogs.timers import TimerRunner
-from cogs.views import (
-    DYNAMIC_ITEMS,
-    challenge_view,
-    embed,
-    pages_view,
-)
+from cogs.views import DYNAMIC_ITEMS, challenge_view, embed
 
 log = logging.getLogger(__name__)
 
 ERROR_COLOUR = discord.Colour.red()
-PAGE_SIZE = 10
-REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
 
 
 async def reply(
@@ -89,6 +81,7 @@ class GinCog(commands.Cog):
         self.timers = TimerRunner(self.service, self.display)
         delay = bot.config.bot_delay  # type: ignore[attr-defined]
         self.opponent = BotOpponent(self.service, self.display, delay, self._set_notes)
+        self.records = RecordPages(self.service, bot)
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     @asynccontextmanager
@@ -652,7 +645,7 @@ class GinCog(commands.Cog):
         against_bot: bool = False,
     ) -> None:
         kind = "bot" if against_bot else sort
-        embeds, view = await self._page("lb", kind, 0, interaction)
+        embeds, view = await self.records.page("lb", kind, 0, interaction)
         await reply(interaction, embeds=embeds, view=view, ephemeral=False)
 
     @gin.command(name="history", description="A player's recent matches")
@@ -663,7 +656,7 @@ class GinCog(commands.Cog):
         player: discord.Member | discord.User | None = None,
     ) -> None:
         who = player or interaction.user
-        embeds, view = await self._page("hist", str(who.id), 0, interaction)
+        embeds, view = await self.records.page("hist", str(who.id), 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
     @gin.command(name="replay", description="A match hand by hand, with each showdown")
@@ -671,7 +664,7 @@ class GinCog(commands.Cog):
     async def replay(
         self, interaction: discord.Interaction[Any], match: app_commands.Range[int, 1]
     ) -> None:
-        embeds, view = await self._page("replay", str(match), 0, interaction)
+        embeds, view = await self.records.page("replay", str(match), 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
     @gin.command(name="stats", description="Match and hand statistics for a player")
@@ -682,86 +675,24 @@ class GinCog(commands.Cog):
         player: discord.Member | discord.User | None = None,
     ) -> None:
         who = player or interaction.user
-        stats = await self.service.store.player_stats(str(interaction.guild_id), str(who.id))
-        await reply(
-            interaction, embeds=[embed(stats_panel(who.display_name, stats))], ephemeral=False
-        )
+        embeds = await self.records.stats(interaction, who)
+        await reply(interaction, embeds=embeds, ephemeral=False)
 
     async def show_page(
         self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int
     ) -> None:
         """A page button: show that page in place of the current one."""
         try:
-            embeds, view = await self._page(kind, arg, page, interaction)
+            embeds, view = await self.records.page(kind, arg, page, interaction)
         except GinError as error:
             await reply_error(interaction, error.reason)
             return
         await interaction.response.edit_message(embeds=embeds, view=view)
 
-    async def _page(
-        self, kind: str, arg: str, page: int, interaction: discord.Interaction[Any]
-    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
-        guild_id = str(interaction.guild_id)
-        store = self.service.store
-        if kind == "lb":
-            server = await self.service.server_settings(guild_id)
-            if arg == "bot":
-                rows, total = await store.bot_records(guild_id, PAGE_SIZE, page * PAGE_SIZE)
-            else:
-                rows, total = await store.leaderboard(
-                    guild_id,
-                    PAGE_SIZE,
-                    page * PAGE_SIZE,
-                    sort=arg,  # type: ignore[arg-type]
-                    provisional_below=server.provisional_matches,
-                )
-            pages = _pages(total)
-            panel = leaderboard_panel(rows, page, pages, arg, vs_bot=arg == "bot")
-        elif kind == "hist":
-            rows_h, total = await store.history(guild_id, arg, PAGE_SIZE, page * PAGE_SIZE)
-            pages = _pages(total)
-            name = await self._display_name(interaction, arg)
-            panel = history_panel(name, rows_h, page, pages)
-        else:
-            row = await store.get_table(int(arg))
-            if row is None or row.guild_id != guild_id:
-                raise TableError(
-                    f"There is no match #{arg} in this server. `/gin history` lists match numbers."
-                )
-            hands = await store.hands(row.id)
-            pages = max(1, -(-len(hands) // REPLAY_HANDS))
-            page = min(page, pages - 1)
-            chunk = hands[page * REPLAY_HANDS : (page + 1) * REPLAY_HANDS]
-            names = _match_names(row)
-            panel = replay_panel(row, names, chunk, page, pages)
-        return [embed(panel)], pages_view(kind, arg, page, pages)
-
-    async def _display_name(self, interaction: discord.Interaction[Any], user_id: str) -> str:
-        if user_id == str(interaction.user.id):
-            return interaction.user.display_name
-        guild = interaction.guild
-        member = guild.get_member(int(user_id)) if guild is not None else None
-        if member is not None:
-            return member.display_name
-        user = self.bot.get_user(int(user_id))
-        return user.display_name if user is not None else f"<@{user_id}>"
-
 
 def _given(**options: Any) -> dict[str, Any]:
     """The command options the user actually set."""
     return {name: value for name, value in options.items() if value is not None}
-
-
-def _pages(total: int) -> int:
-    return max(1, -(-total // PAGE_SIZE))
-
-
-def _match_names(row: TableRow) -> tuple[str, str]:
-    players = (row.state or {}).get("players") or []
-    names = row.display.get("names", {})
-    first = players[0]["name"] if players else names.get("0", f"<@{row.challenger_id}>")
-    second = players[1]["name"] if len(players) > 1 else names.get("1", f"<@{row.opponent_id}>")
-    return str(first), str(second)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,0 +1,122 @@
+"""The pages behind /gin leaderboard, history, replay and stats.
+
+Kept apart from the command definitions so the cog only says which page to show and how to
+reply; the reading of the store and the paging live here. A page is named by the same
+(kind, arg, page) triple its Previous / Next buttons carry, so a button press rebuilds it
+from the store alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.render import Panel
+from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
+from bot.store import Store, TableRow
+from bot.tables import TableError, TableService
+from cogs.views import embed, pages_view
+
+PAGE_SIZE = 10
+REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
+
+Page = tuple[list[discord.Embed], discord.ui.View | None]
+
+
+class RecordPages:
+    """Builds record pages from the store; needs the client only to name players by id."""
+
+    def __init__(self, service: TableService, client: discord.Client) -> None:
+        self.service = service
+        self.client = client
+
+    @property
+    def store(self) -> Store:
+        return self.service.store
+
+    async def page(
+        self, kind: str, arg: str, page: int, interaction: discord.Interaction[Any]
+    ) -> Page:
+        """Page `page` of a leaderboard ("lb", arg: the sort or "bot"), a player's history
+        ("hist", arg: their id) or a match replay ("replay", arg: the match number), with its
+        page buttons."""
+        guild_id = str(interaction.guild_id)
+        if kind == "lb":
+            panel, pages = await self._leaderboard(guild_id, arg, page)
+        elif kind == "hist":
+            panel, pages = await self._history(guild_id, arg, page, interaction)
+        else:
+            panel, page, pages = await self._replay(guild_id, arg, page)
+        return [embed(panel)], pages_view(kind, arg, page, pages)
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], who: discord.abc.User
+    ) -> list[discord.Embed]:
+        """A player's statistics in this server: one page, no buttons."""
+        stats = await self.store.player_stats(str(interaction.guild_id), str(who.id))
+        return [embed(stats_panel(who.display_name, stats))]
+
+    async def _leaderboard(self, guild_id: str, sort: str, page: int) -> tuple[Panel, int]:
+        server = await self.service.server_settings(guild_id)
+        if sort == "bot":
+            rows, total = await self.store.bot_records(guild_id, PAGE_SIZE, page * PAGE_SIZE)
+        else:
+            rows, total = await self.store.leaderboard(
+                guild_id,
+                PAGE_SIZE,
+                page * PAGE_SIZE,
+                sort=sort,  # type: ignore[arg-type]
+                provisional_below=server.provisional_matches,
+            )
+        pages = page_count(total)
+        return leaderboard_panel(rows, page, pages, sort, vs_bot=sort == "bot"), pages
+
+    async def _history(
+        self, guild_id: str, user_id: str, page: int, interaction: discord.Interaction[Any]
+    ) -> tuple[Panel, int]:
+        rows, total = await self.store.history(guild_id, user_id, PAGE_SIZE, page * PAGE_SIZE)
+        pages = page_count(total)
+        name = await self.display_name(interaction, user_id)
+        return history_panel(name, rows, page, pages), pages
+
+    async def _replay(self, guild_id: str, match: str, page: int) -> tuple[Panel, int, int]:
+        """The panel, the page shown (never past the last) and how many pages there are."""
+        row = await self.store.get_table(int(match))
+        if row is None or row.guild_id != guild_id:
+            raise TableError(
+                f"There is no match #{match} in this server. `/gin history` lists match numbers."
+            )
+        hands = await self.store.hands(row.id)
+        pages = max(1, -(-len(hands) // REPLAY_HANDS))
+        page = min(page, pages - 1)
+        chunk = hands[page * REPLAY_HANDS : (page + 1) * REPLAY_HANDS]
+        return replay_panel(row, match_names(row), chunk, page, pages), page, pages
+
+    async def display_name(self, interaction: discord.Interaction[Any], user_id: str) -> str:
+        """The name to head a player's history with: the caller, a member of this server, a
+        user the client knows, or failing those a mention (which Discord renders itself)."""
+        if user_id == str(interaction.user.id):
+            return interaction.user.display_name
+        guild = interaction.guild
+        member = guild.get_member(int(user_id)) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        user = self.client.get_user(int(user_id))
+        return user.display_name if user is not None else f"<@{user_id}>"
+
+
+def page_count(total: int) -> int:
+    """Pages of PAGE_SIZE rows needed for `total` rows; at least one, so empty lists still
+    get a page saying so."""
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def match_names(row: TableRow) -> tuple[str, str]:
+    """The two players' names as the match state holds them, else as saved with the challenge
+    (a match that never started has no state), else mentions: a replay needs no lookups."""
+    players = (row.state or {}).get("players") or []
+    names = row.display.get("names", {})
+    first = players[0]["name"] if players else names.get("0", f"<@{row.challenger_id}>")
+    second = players[1]["name"] if len(players) > 1 else names.get("1", f"<@{row.opponent_id}>")
+    return str(first), str(second)
