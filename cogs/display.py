@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
 PUBLIC_EDIT_INTERVAL = 1.0  # seconds between edits of one table's public message
+# Discord lets a reply be edited through its interaction for 15 minutes; keep a margin.
+REPLY_EDIT_SECONDS = 14 * 60
 GOLDEN = 0.6180339887498949  # spreads the tables' edit slots evenly over the interval
 SHOWDOWN_COLOUR = discord.Colour.gold()
 
@@ -63,6 +65,15 @@ def next_public_edit(last: float | None, now: float, table_id: int) -> float:
     return math.ceil((earliest - phase) / PUBLIC_EDIT_INTERVAL) * PUBLIC_EDIT_INTERVAL + phase
 
 
+@dataclass
+class PrivateReply:
+    """The latest private (ephemeral) reply showing a player's hand, kept up to date like a
+    DM while their DMs are closed, for as long as Discord lets it be edited."""
+
+    interaction: discord.Interaction[Any]
+    since: float
+
+
 class TableDisplay:
     """Posts and edits one table's public message and each player's private hand message."""
 
@@ -71,8 +82,11 @@ class TableDisplay:
         self.service = service
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
-        self._shown: dict[int, bytes] = {}  # message id -> fingerprint of what it shows
-        self._keys: dict[int, tuple[Any, ...]] = {}  # DM message id -> private hand key shown
+        # message id (or a private reply's reference) -> fingerprint of what it shows
+        self._shown: dict[int | str, bytes] = {}
+        self._keys: dict[int | str, tuple[Any, ...]] = {}  # -> private hand key shown there
+        self._replies: dict[tuple[int, int], PrivateReply] = {}  # (table, seat), DMs closed
+        self._channel_pings: dict[tuple[int, int], int] = {}  # (table, seat) -> "your turn"
         # (table, seat) -> the hand rendered for a move, kept until the sync after it
         self._hands: dict[tuple[int, int], PrivateHand] = {}
         self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
@@ -139,6 +153,27 @@ class TableDisplay:
             self._shown[message_id] = fingerprint(message_payload(embeds, view))
             self._keys.pop(message_id, None)
 
+    def shown_privately(
+        self,
+        table: Table,
+        seat: int,
+        interaction: discord.Interaction[Any],
+        embeds: list[discord.Embed],
+    ) -> None:
+        """A private reply just showed this player their hand: while their DMs are closed,
+        it is the message kept up to date for them."""
+        if str(seat) not in table.display.get("dm_closed", {}):
+            return
+        self._replies[(table.id, seat)] = PrivateReply(interaction, time.monotonic())
+        ref = _reply_ref(table, seat)
+        rendered = self._hands.get((table.id, seat))
+        if rendered is not None and rendered.embeds is embeds:
+            self._shown[ref] = rendered.shown
+            self._keys[ref] = rendered.key
+        else:
+            self._shown.pop(ref, None)
+            self._keys.pop(ref, None)
+
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
         pending = list(self._background)
@@ -154,6 +189,10 @@ class TableDisplay:
         for seat in (0, 1):
             self.notes.pop((table.id, seat), None)
             self._hands.pop((table.id, seat), None)
+            self._replies.pop((table.id, seat), None)
+            self._channel_pings.pop((table.id, seat), None)
+            self._shown.pop(_reply_ref(table, seat), None)
+            self._keys.pop(_reply_ref(table, seat), None)
         display = table.display
         for key in ("challenge", "public"):
             self._shown.pop(display.get(key, 0), None)
@@ -230,6 +269,7 @@ class TableDisplay:
         display = table.display
         if display.get("final_posted"):
             return
+        await self._clear_channel_pings(table)
         panel = match_over_panel(table.match, table.match.result)
         mentions = " ".join(f"<@{p.id}>" for p in table.players)
         await self._channel(table).send(content=mentions, embed=embed(panel, SHOWDOWN_COLOUR))
@@ -313,9 +353,36 @@ class TableDisplay:
                 self._keys[message_id] = rendered.key
             return
         closed = display.setdefault("dm_closed", {})
+        if closed.get(str(seat)) != table.match.hand_number and await self.send_private(
+            table, seat
+        ):
+            return
         if closed.get(str(seat)) == table.match.hand_number:
-            return  # already failed this hand; the player uses /gin hand
-        await self.send_private(table, seat)
+            await self._update_reply(table, seat)  # DMs closed this hand
+
+    async def _update_reply(self, table: Table, seat: int) -> None:
+        """Bring the player's latest private reply up to date, while Discord allows it."""
+        reply = self._replies.get((table.id, seat))
+        if reply is None:
+            return
+        if time.monotonic() - reply.since > REPLY_EDIT_SECONDS:
+            del self._replies[(table.id, seat)]
+            return
+        ref = _reply_ref(table, seat)
+        if self._keys.get(ref) == self.private_key(table, seat):
+            return
+        rendered = self.private_hand(table, seat)
+        if self._shown.get(ref) != rendered.shown:
+            try:
+                await reply.interaction.edit_original_response(
+                    embeds=rendered.embeds, view=rendered.view
+                )
+            except discord.HTTPException:
+                log.info("the private reply of seat %s of table %s is gone", seat, table.id)
+                del self._replies[(table.id, seat)]
+                return
+        self._shown[ref] = rendered.shown
+        self._keys[ref] = rendered.key
 
     async def send_private(self, table: Table, seat: int) -> bool:
         """Send the player a new private hand message by DM; False when their DMs are closed."""
@@ -374,23 +441,26 @@ class TableDisplay:
             log.warning("could not tell table %s about closed DMs", table.id)
 
     async def _ping_turn(self, table: Table) -> None:
-        """A short DM when the turn passes to a player, so they get a notification."""
+        """A short DM when the turn passes to a player, so they get a notification; for a
+        player whose DMs are closed, a mention in the channel instead."""
         assert table.match is not None
         hand = table.match.hand
-        if hand.is_over or not hand.actions:
+        if hand.is_over:
+            return
+        seat = hand.turn
+        closed = table.display.get("dm_closed", {}).get(str(seat)) == table.match.hand_number
+        if not hand.actions and not closed:
             return  # a new hand's private message is the notification
-        last = hand.actions[-1]
-        if last.seat == hand.turn:
+        if hand.actions and hand.actions[-1].seat == seat:
             return
         key = f"{table.match.hand_number}:{len(hand.actions)}"
-        display = table.display
         if self._pinged.get(table.id) == key:
             return
         self._pinged[table.id] = key  # kept in memory: a restart at worst pings once more
-        seat = hand.turn
         if seat == table.bot_seat:
             return
-        if display.get("dm_closed", {}).get(str(seat)) == table.match.hand_number:
+        if closed:
+            await self._ping_in_channel(table, seat)
             return
         channel_id = await self._dm_channel(table, seat)
         if channel_id is None:
@@ -406,6 +476,40 @@ class TableDisplay:
             await self._dms_closed(table, seat)
         except discord.HTTPException:
             log.warning("could not send a turn reminder for table %s", table.id)
+
+    async def _ping_in_channel(self, table: Table, seat: int) -> None:
+        """Mention the player whose turn it is; their previous such message goes, so the
+        channel holds one at most per player."""
+        user_id = table.players[seat].id
+        other = table.players[1 - seat].name
+        if (table.id, seat) in self._replies:
+            how = "the buttons on your private hand, or `/gin hand` to see it again"
+        else:
+            how = "`/gin hand` to see your cards and play"
+        try:
+            message = await self._channel(table).send(
+                content=f"<@{user_id}>, your turn vs {other}: use {how}.",
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except discord.HTTPException:
+            log.warning("could not announce the turn at table %s", table.id)
+            return
+        old = self._channel_pings.get((table.id, seat))
+        self._channel_pings[(table.id, seat)] = message.id
+        if old is not None:
+            await self._delete(int(table.channel_id), old)
+
+    async def _clear_channel_pings(self, table: Table) -> None:
+        """The game is over or closed: no "your turn" stays behind in the channel."""
+        for seat in (0, 1):
+            old = self._channel_pings.pop((table.id, seat), None)
+            if old is not None:
+                await self._delete(int(table.channel_id), old)
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        with contextlib.suppress(discord.HTTPException):
+            await message.delete()
 
     async def _edit(
         self,
@@ -438,6 +542,7 @@ class TableDisplay:
     async def close(self, table: Table, text: str) -> None:
         """A table closed with no result: take the buttons off everything it showed."""
         panel = [embed(Panel("Table closed", text))]
+        await self._clear_channel_pings(table)
         display = table.display
         for key in ("challenge", "public"):
             if display.get(key) is not None:
@@ -479,3 +584,7 @@ class TableDisplay:
                 )
             except discord.HTTPException:
                 log.warning("could not remind seat %s of table %s", seat, table.id)
+
+
+def _reply_ref(table: Table, seat: int) -> str:
+    return f"reply:{table.id}:{seat}"

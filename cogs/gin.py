@@ -413,6 +413,7 @@ class GinCog(commands.Cog):
             self._set_notes(outcome)
             embeds, view = self._move_reply(outcome)
             await reply(interaction, embeds=embeds, view=view)
+            self.display.shown_privately(table, outcome.seat, interaction, embeds)
             await self.display.sync(table)
             self.opponent.nudge(table)
 
@@ -441,6 +442,8 @@ class GinCog(commands.Cog):
                 await interaction.response.edit_message(content=None, embeds=embeds, view=view)
                 if interaction.message is not None:
                     self.display.remember(table, outcome.seat, interaction.message.id, embeds, view)
+                if interaction.guild_id is not None:  # a private reply in the channel
+                    self.display.shown_privately(table, outcome.seat, interaction, embeds)
                 await self.display.sync(table)
                 self.opponent.nudge(table)
         except GinError as error:
@@ -505,6 +508,7 @@ class GinCog(commands.Cog):
         rendered = self.display.private_hand(table, seat)
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         await self.display.send_private(table, seat)
+        self.display.shown_privately(table, seat, interaction, rendered.embeds)
         await self.service.save_display(table)
 
     @gin.command(name="table", description="Show this channel's table privately")

@@ -19,11 +19,24 @@ from tests.gin.players import choose
 
 
 def notices(fake: FakeDiscord, world: World, user: User) -> list[Message]:
-    """Channel messages telling `user` (by mention) to use /gin hand."""
+    """Channel messages telling `user` (by mention) that DMs fail and to use /gin hand."""
     return [
         message
         for message in fake.channel_messages(world.channel)
-        if user.mention in message.content and "/gin hand" in message.text
+        if user.mention in message.content
+        and "/gin hand" in message.text
+        and "direct messages" in message.text
+    ]
+
+
+def turn_pings(fake: FakeDiscord, world: World, user: User) -> list[Message]:
+    """Channel messages, deleted ones included, telling `user` it is their turn."""
+    return [
+        message
+        for message in fake.store.messages.values()
+        if message.channel_id == world.channel.id
+        and user.mention in message.content
+        and "your turn" in message.text
     ]
 
 
@@ -140,3 +153,45 @@ async def test_dms_close_in_the_middle_of_a_match(world: World, bot: GinBot) -> 
     await play_to_the_end(game, closed={alice}, seed=6)
     assert len(notices(fake, world, world.alice)) == 1, "the closed-DM notice was repeated"
     assert not notices(fake, world, world.bob)
+
+
+async def test_the_private_reply_follows_the_game_and_each_turn_is_announced(
+    world: World, bot: GinBot
+) -> None:
+    """With DMs closed, Bob's last private reply is edited as the game moves, like a DM hand,
+    and a mention in the channel tells him when it is his turn; one such mention at a time,
+    none left once the match is over."""
+    fake = world.fake
+    fake.close_dms(world.bob)
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob, target=50)
+    bob = table.seat_of(str(world.bob.id))
+    assert bob is not None
+    shown = await fake.slash(world.bob, world.channel, "gin hand")
+    reply = shown.message
+    assert reply is not None and reply.ephemeral
+    rng = random.Random(3)
+    turns = 0
+    while turns < 4 and not game.match.is_over:
+        while game.match.hand.turn != bob and not game.match.is_over:
+            await game.button(choose(game.match.hand, "knocker", rng))  # Alice, by DM
+        await settle()
+        if game.match.is_over:
+            break
+        assert current_buttons(table, fake.message(reply.id)), "the private reply is stale"
+        live = [m for m in turn_pings(fake, world, world.bob) if not m.deleted]
+        assert len(live) == 1
+        if turns:  # (the first one may come with the deal, before Bob's reply existed)
+            assert "buttons on your private hand" in live[0].text, live[0].text
+        assert any(m["id"] == str(world.bob.id) for m in live[0].payload["mentions"])
+        while game.match.hand.turn == bob and not game.match.is_over:
+            action = choose(game.match.hand, "knocker", rng)
+            result = await game.button(action, message=fake.message(reply.id))
+            assert "⚠️" not in result.text, result.text
+        turns += 1
+    assert turns == 4 and len(turn_pings(fake, world, world.bob)) >= 4
+    assert not turn_pings(fake, world, world.alice)
+    assert not fake.all_dm_payloads(world.bob)
+
+    await play_to_the_end(game, closed={bob}, seed=4)
+    assert not [m for m in turn_pings(fake, world, world.bob) if not m.deleted]
