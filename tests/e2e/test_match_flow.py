@@ -18,6 +18,7 @@ async def test_whole_match_with_slash_commands(world: World, bot: GinBot) -> Non
     winner = table.players[result.winner].name
     await fake.wait_for(
         lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
+        timeout=15,  # generous: a busy machine must not fail a correct bot
         what="the match-over message",
     )
     final = next(m for m in fake.channel_messages(world.channel) if "Match over" in m.text)
