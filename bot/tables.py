@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+import orjson
+
 from bot.gin import Card, GinError
 from bot.gin.ai import bot_move
 from bot.gin.hand import Action, ActionKind
@@ -71,8 +73,9 @@ class Table:
     display: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
     vs_bot: bool = False
-    # The match as last committed, finished hands left out (they are rows of their own).
-    committed: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    # The match as last committed, finished hands left out (they are rows of their own), as
+    # compact JSON: only a move that fails to commit reads it back, to undo itself.
+    committed: bytes | None = field(default=None, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
@@ -191,7 +194,7 @@ class TableService:
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
                 vs_bot=row.vs_bot,
-                committed=state,
+                committed=None if state is None else orjson.dumps(state),
             )
             if table.match is None:
                 names = table.display.get("names", {})
@@ -322,7 +325,7 @@ class TableService:
         state = match.to_dict(history=False)
         await self.store.start_match(table.id, state, self._now())
         table.match = match
-        table.committed = state
+        table.committed = orjson.dumps(state)
         table.status = Status.PLAYING
         await self._arm_turn_timer(table)
 
@@ -388,7 +391,7 @@ class TableService:
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
-            before = table.committed or match.to_dict(history=False)
+            before = table.committed or orjson.dumps(match.to_dict(history=False))
             history = list(match.history)
             report = match.apply(action)  # raises IllegalMove and changes nothing
             drawn = None
@@ -441,7 +444,7 @@ class TableService:
         except StaleMove:
             raise TableError("That move was already made.") from None
         # Committed, with the turn clock in the same write: from here on the move stands.
-        table.committed = state
+        table.committed = orjson.dumps(state)
         table.move_count += 1
         if report.result is not None:
             self._close(table, Status.FINISHED)
@@ -479,7 +482,7 @@ class TableService:
     async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult:
         """End the match now in the other player's favour (resign or forfeit); lock held."""
         match = self._match(table)
-        snapshot = match.to_dict(history=False)
+        snapshot = orjson.dumps(match.to_dict(history=False))
         history = list(match.history)
         result = match.resign(seat, reason)
         try:
@@ -686,9 +689,9 @@ def _busy_reason(table: Table) -> str:
     )
 
 
-def _restore(state: dict[str, Any], history: list[HandRecord]) -> Match:
+def _restore(state: bytes, history: list[HandRecord]) -> Match:
     """The match as it was before a change that could not be committed."""
-    match = Match.from_dict(state)
+    match = Match.from_dict(orjson.loads(state))
     match.history = history
     return match
 
