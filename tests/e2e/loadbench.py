@@ -64,6 +64,7 @@ class Panels:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._ready: dict[tuple[int, int], int] = {}  # (table, move) -> DM message id
+        self.shown_at: dict[tuple[int, int], float] = {}  # (table, move) -> when it showed
         self._waiting: dict[tuple[int, int], asyncio.Future[int | None]] = {}
         self._channel_table: dict[int, int] = {}
         self.over: set[int] = set()  # tables whose "Match over" message was posted
@@ -87,6 +88,7 @@ class Panels:
                     if found:
                         key = (int(found[1]), int(found[2]))
                         self._ready[key] = int(data["id"])
+                        self.shown_at.setdefault(key, time.perf_counter())
                         self._wake(key, int(data["id"]))
             return
         if event == "MESSAGE_CREATE" and any(
@@ -107,6 +109,7 @@ class Panels:
         """The DM message carrying the buttons of this move, or None once the match is over."""
         key = (table_id, move)
         self._ready.pop((table_id, move - 1), None)
+        self.shown_at.pop((table_id, move - 1), None)
         if key in self._ready:
             return self._ready[key]
         if table_id in self.over:
@@ -226,8 +229,9 @@ async def play_table(
             if message_id is None:
                 run.finished = True
                 return
+            shown = panels.shown_at.get((run.table_id, move), time.perf_counter())
             if answered is not None:
-                run.follow_ups.append(time.perf_counter() - answered)
+                run.follow_ups.append(max(0.0, shown - answered))
             message = fake.message(message_id)
             user = users[message.channel_id]
             custom_id, kind, value = choose(message, run.table_id, move, rng)
