@@ -57,6 +57,12 @@ class TimerKind(StrEnum):
     FORFEIT = "forfeit"  # a turn's time ran out: the idle player lost the match
 
 
+# Finished hands an open table keeps in memory: the last one, for its showdown. All of them
+# are rows in the store (replays and history read them there), so a long match costs a table
+# no more memory than a short one.
+KEPT_HANDS = 1
+
+
 @dataclass(slots=True)
 class Table:
     """A table in one channel: a pending challenge or a match in play."""
@@ -180,7 +186,7 @@ class TableService:
                 history = state.get("history")
                 if history is None:  # finished hands are stored one row each
                     history = [hand.result for hand in await self.store.hands(row.id)]
-                match = Match.from_dict({**state, "history": history})
+                match = Match.from_dict({**state, "history": history[-KEPT_HANDS:]})
             table = Table(
                 id=row.id,
                 guild_id=row.guild_id,
@@ -446,6 +452,7 @@ class TableService:
         # Committed, with the turn clock in the same write: from here on the move stands.
         table.committed = orjson.dumps(state)
         table.move_count += 1
+        del match.history[:-KEPT_HANDS]
         if report.result is not None:
             self._close(table, Status.FINISHED)
         elif timer is not None:

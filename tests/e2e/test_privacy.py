@@ -122,7 +122,7 @@ async def test_no_hidden_card_is_ever_shown(world: World, bot: GinBot) -> None:
     moves = hands = 0
     while not game.match.is_over:
         before = Hand.from_dict(game.match.hand.to_dict())
-        history = len(game.match.history)
+        number = game.match.hand_number
         action = choose(game.match.hand, "hunter" if moves % 5 else "knocker", rng)
         user = game.user(action.seat)
         if action.seat == 0:
@@ -137,7 +137,8 @@ async def test_no_hidden_card_is_ever_shown(world: World, bot: GinBot) -> None:
             seen = await fake.slash(world.carol, world.channel, "gin table")
             assert seen.ephemeral
         await settle()
-        ended = game.match.history[history] if len(game.match.history) > history else None
+        finished = [r for r in game.match.history if r.number == number]
+        ended = finished[0] if finished else None  # the hand this move finished, if any
         hands += ended is not None
         label = f"move {moves + 1} ({action.kind} by seat {action.seat})"
         watch.check(before, game.match.hand, ended, label)
