@@ -222,6 +222,8 @@ class TableDisplay:
             self.forget(table)
 
     async def _sync(self, table: Table) -> None:
+        async with table.lock:
+            pass  # a move being committed finishes first: screens show committed play only
         match = table.match
         if match is None:
             return
