@@ -80,8 +80,9 @@ class Table:
     deadline: datetime | None = None
     vs_bot: bool = False
     # The match as last committed, finished hands left out (they are rows of their own), as
-    # compact JSON: only a move that fails to commit reads it back, to undo itself.
-    committed: bytes | None = field(default=None, repr=False, compare=False)
+    # compact JSON text: only a move that fails to commit reads it back, to undo itself.
+    # (Text, not orjson's bytes: those keep their whole write buffer, several times larger.)
+    committed: str | None = field(default=None, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
@@ -200,7 +201,7 @@ class TableService:
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
                 vs_bot=row.vs_bot,
-                committed=None if state is None else orjson.dumps(state),
+                committed=None if state is None else orjson.dumps(state).decode(),
             )
             if table.match is None:
                 names = table.display.get("names", {})
@@ -331,7 +332,7 @@ class TableService:
         state = match.to_dict(history=False)
         await self.store.start_match(table.id, state, self._now())
         table.match = match
-        table.committed = orjson.dumps(state)
+        table.committed = orjson.dumps(state).decode()
         table.status = Status.PLAYING
         await self._arm_turn_timer(table)
 
@@ -397,7 +398,7 @@ class TableService:
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
-            before = table.committed or orjson.dumps(match.to_dict(history=False))
+            before = table.committed or orjson.dumps(match.to_dict(history=False)).decode()
             history = list(match.history)
             report = match.apply(action)  # raises IllegalMove and changes nothing
             drawn = None
@@ -450,7 +451,7 @@ class TableService:
         except StaleMove:
             raise TableError("That move was already made.") from None
         # Committed, with the turn clock in the same write: from here on the move stands.
-        table.committed = orjson.dumps(state)
+        table.committed = orjson.dumps(state).decode()
         table.move_count += 1
         del match.history[:-KEPT_HANDS]
         if report.result is not None:
@@ -489,7 +490,7 @@ class TableService:
     async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult:
         """End the match now in the other player's favour (resign or forfeit); lock held."""
         match = self._match(table)
-        snapshot = orjson.dumps(match.to_dict(history=False))
+        snapshot = orjson.dumps(match.to_dict(history=False)).decode()
         history = list(match.history)
         result = match.resign(seat, reason)
         try:
@@ -696,7 +697,7 @@ def _busy_reason(table: Table) -> str:
     )
 
 
-def _restore(state: bytes, history: list[HandRecord]) -> Match:
+def _restore(state: str, history: list[HandRecord]) -> Match:
     """The match as it was before a change that could not be committed."""
     match = Match.from_dict(orjson.loads(state))
     match.history = history
