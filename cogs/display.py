@@ -279,13 +279,17 @@ class TableDisplay:
         public = display.get("public")
         if public is not None and display.get("public_hand") == table.match.hand_number:
             await self._edit(int(table.channel_id), public, [embed(table_panel(table.match))], None)
+        over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
         for seat in (0, 1):  # take the buttons off the last private hands
             if seat == table.bot_seat:
                 continue
             entry = display.get("hands", {}).get(str(seat))
             if entry and entry.get("hand") == table.match.hand_number:
-                over = Panel("Match over", "This match is over: see the result in the channel.")
-                await self._edit(entry["channel"], entry["message"], [embed(over)], None)
+                await self._edit(entry["channel"], entry["message"], over, None)
+            reply = self._replies.pop((table.id, seat), None)
+            if reply is not None and time.monotonic() - reply.since <= REPLY_EDIT_SECONDS:
+                with contextlib.suppress(discord.HTTPException):
+                    await reply.interaction.edit_original_response(embeds=over, view=None)
 
     async def _update_public(self, table: Table) -> None:
         assert table.match is not None

@@ -195,3 +195,6 @@ async def test_the_private_reply_follows_the_game_and_each_turn_is_announced(
 
     await play_to_the_end(game, closed={bob}, seed=4)
     assert not [m for m in turn_pings(fake, world, world.bob) if not m.deleted]
+    # His latest private reply loses its buttons and says the match is over.
+    replies = [m for m in fake.store.messages.values() if m.ephemeral and "Match over" in m.text]
+    assert replies and not replies[-1].custom_ids()
