@@ -119,11 +119,14 @@ class TableDisplay:
             table.server.hints,
         )
 
-    def private_hand(self, table: Table, seat: int) -> PrivateHand:
-        """The player's private hand message for the table as it is now."""
+    def private_hand(
+        self, table: Table, seat: int, key: tuple[Any, ...] | None = None
+    ) -> PrivateHand:
+        """The player's private hand message for the table as it is now (``key``: its
+        ``private_key``, when the caller has it already)."""
         match = table.match
         assert match is not None
-        key = self.private_key(table, seat)
+        key = key or self.private_key(table, seat)
         cached = self._hands.get((table.id, seat))
         if cached is not None and cached.key == key:
             return cached
@@ -350,9 +353,10 @@ class TableDisplay:
         entry = hands.get(str(seat))
         if entry and entry.get("hand") == table.match.hand_number:
             message_id = entry["message"]
-            if self._keys.get(message_id) == self.private_key(table, seat):
+            key = self.private_key(table, seat)
+            if self._keys.get(message_id) == key:
                 return
-            rendered = self.private_hand(table, seat)
+            rendered = self.private_hand(table, seat, key)
             if await self._edit_payload(
                 entry["channel"], message_id, rendered.payload, rendered.shown
             ):
@@ -375,9 +379,10 @@ class TableDisplay:
             del self._replies[(table.id, seat)]
             return
         ref = _reply_ref(table, seat)
-        if self._keys.get(ref) == self.private_key(table, seat):
+        key = self.private_key(table, seat)
+        if self._keys.get(ref) == key:
             return
-        rendered = self.private_hand(table, seat)
+        rendered = self.private_hand(table, seat, key)
         if self._shown.get(ref) != rendered.shown:
             try:
                 await reply.interaction.edit_original_response(
