@@ -398,8 +398,7 @@ class TableService:
                 )
             hand_number = match.hand_number
             action = Action(kind, seat, card)
-            before = table.committed or orjson.dumps(match.to_dict(history=False)).decode()
-            history = list(match.history)
+            before = _snapshot(table, match)
             report = match.apply(action)  # raises IllegalMove and changes nothing
             drawn = None
             if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
@@ -407,7 +406,7 @@ class TableService:
             try:
                 await self._commit(table, hand_number, action, report)
             except BaseException:
-                table.match = _restore(before, history)  # the move never happened
+                table.match = _restore(*before)  # the move never happened
                 raise
             return MoveOutcome(table, seat, action, drawn, report, table.move_count)
 
@@ -490,8 +489,7 @@ class TableService:
     async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult:
         """End the match now in the other player's favour (resign or forfeit); lock held."""
         match = self._match(table)
-        snapshot = orjson.dumps(match.to_dict(history=False)).decode()
-        history = list(match.history)
+        snapshot = _snapshot(table, match)
         result = match.resign(seat, reason)
         try:
             async with self._ratings_lock:
@@ -504,7 +502,7 @@ class TableService:
                     ratings=ratings,
                 )
         except BaseException:
-            table.match = _restore(snapshot, history)
+            table.match = _restore(*snapshot)
             raise
         self._close(table, Status.FINISHED)
         return result
@@ -695,6 +693,12 @@ def _busy_reason(table: Table) -> str:
         f"This channel already has a game in progress ({table.challenger.name} vs "
         f"{table.opponent.name}). Play in another channel, or wait for it to finish."
     )
+
+
+def _snapshot(table: Table, match: Match) -> tuple[str, list[HandRecord]]:
+    """What ``_restore`` needs to undo a change: the committed state and the finished hands."""
+    state = table.committed or orjson.dumps(match.to_dict(history=False)).decode()
+    return state, list(match.history)
 
 
 def _restore(state: str, history: list[HandRecord]) -> Match:

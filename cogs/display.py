@@ -143,18 +143,19 @@ class TableDisplay:
         self,
         table: Table,
         seat: int,
-        message_id: int,
+        message: int | str,
         embeds: list[discord.Embed],
         view: discord.ui.View | None,
     ) -> None:
-        """Record what a message shows after it was edited outside a sync (a button reply)."""
+        """Record what a message (an id, or a private reply's reference) shows after it was
+        edited outside a sync, by the answer to a move."""
         rendered = self._hands.get((table.id, seat))
         if rendered is not None and rendered.embeds is embeds:
-            self._shown[message_id] = rendered.shown
-            self._keys[message_id] = rendered.key
+            self._shown[message] = rendered.shown
+            self._keys[message] = rendered.key
         else:
-            self._shown[message_id] = fingerprint(message_payload(embeds, view))
-            self._keys.pop(message_id, None)
+            self._shown[message] = fingerprint(message_payload(embeds, view))
+            self._keys.pop(message, None)
 
     def shown_privately(
         self,
@@ -162,20 +163,14 @@ class TableDisplay:
         seat: int,
         interaction: discord.Interaction[Any],
         embeds: list[discord.Embed],
+        view: discord.ui.View | None,
     ) -> None:
         """A private reply just showed this player their hand: while their DMs are closed,
         it is the message kept up to date for them."""
         if str(seat) not in table.display.get("dm_closed", {}):
             return
         self._replies[(table.id, seat)] = PrivateReply(interaction, time.monotonic())
-        ref = _reply_ref(table, seat)
-        rendered = self._hands.get((table.id, seat))
-        if rendered is not None and rendered.embeds is embeds:
-            self._shown[ref] = rendered.shown
-            self._keys[ref] = rendered.key
-        else:
-            self._shown.pop(ref, None)
-            self._keys.pop(ref, None)
+        self.remember(table, seat, _reply_ref(table, seat), embeds, view)
 
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
@@ -289,10 +284,15 @@ class TableDisplay:
             entry = display.get("hands", {}).get(str(seat))
             if entry and entry.get("hand") == table.match.hand_number:
                 await self._edit(entry["channel"], entry["message"], over, None)
+        await self._retire_replies(table, over)
+
+    async def _retire_replies(self, table: Table, embeds: list[discord.Embed]) -> None:
+        """The table is done: its private replies lose their buttons and say why."""
+        for seat in (0, 1):
             reply = self._replies.pop((table.id, seat), None)
             if reply is not None and time.monotonic() - reply.since <= REPLY_EDIT_SECONDS:
                 with contextlib.suppress(discord.HTTPException):
-                    await reply.interaction.edit_original_response(embeds=over, view=None)
+                    await reply.interaction.edit_original_response(embeds=embeds, view=None)
 
     async def _update_public(self, table: Table) -> None:
         assert table.match is not None
@@ -363,12 +363,11 @@ class TableDisplay:
                 self._keys[message_id] = rendered.key
             return
         closed = display.setdefault("dm_closed", {})
-        if closed.get(str(seat)) != table.match.hand_number and await self.send_private(
-            table, seat
-        ):
+        number = table.match.hand_number
+        if closed.get(str(seat)) != number and await self.send_private(table, seat):
             return
-        if closed.get(str(seat)) == table.match.hand_number:
-            await self._update_reply(table, seat)  # DMs closed this hand
+        if closed.get(str(seat)) == number:  # known before, or found by that DM just now
+            await self._update_reply(table, seat)
 
     async def _update_reply(self, table: Table, seat: int) -> None:
         """Bring the player's latest private reply up to date, while Discord allows it."""
@@ -424,9 +423,7 @@ class TableDisplay:
         display.get("dm_closed", {}).pop(str(seat), None)
         if old and old.get("hand") == table.match.hand_number:
             # The same hand re-sent (/gin hand): the older copy's buttons would only be stale.
-            old_message = self._dm(old["channel"]).get_partial_message(old["message"])
-            with contextlib.suppress(discord.HTTPException):
-                await old_message.delete()
+            await self._delete(old["channel"], old["message"])
             self._shown.pop(old["message"], None)
             self._keys.pop(old["message"], None)
         return True
@@ -560,6 +557,7 @@ class TableDisplay:
                 await self._edit(int(table.channel_id), display[key], panel, None)
         for entry in display.get("hands", {}).values():
             await self._edit(entry["channel"], entry["message"], panel, None)
+        await self._retire_replies(table, panel)
         self.forget(table)
 
     async def expired(self, table: Table, text: str) -> None:

@@ -413,7 +413,7 @@ class GinCog(commands.Cog):
             self._set_notes(outcome)
             embeds, view = self._move_reply(outcome)
             await reply(interaction, embeds=embeds, view=view)
-            self.display.shown_privately(table, outcome.seat, interaction, embeds)
+            self.display.shown_privately(table, outcome.seat, interaction, embeds, view)
             await self.display.sync(table)
             self.opponent.nudge(table)
 
@@ -443,7 +443,7 @@ class GinCog(commands.Cog):
                 if interaction.message is not None:
                     self.display.remember(table, outcome.seat, interaction.message.id, embeds, view)
                 if interaction.guild_id is not None:  # a private reply in the channel
-                    self.display.shown_privately(table, outcome.seat, interaction, embeds)
+                    self.display.shown_privately(table, outcome.seat, interaction, embeds, view)
                 await self.display.sync(table)
                 self.opponent.nudge(table)
         except GinError as error:
@@ -508,7 +508,7 @@ class GinCog(commands.Cog):
         rendered = self.display.private_hand(table, seat)
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         await self.display.send_private(table, seat)
-        self.display.shown_privately(table, seat, interaction, rendered.embeds)
+        self.display.shown_privately(table, seat, interaction, rendered.embeds, rendered.view)
         await self.service.save_display(table)
 
     @gin.command(name="table", description="Show this channel's table privately")

@@ -200,3 +200,25 @@ async def test_the_private_reply_follows_the_game_and_each_turn_is_announced(
     # His latest private reply loses its buttons and says the match is over.
     replies = [m for m in fake.store.messages.values() if m.ephemeral and "Match over" in m.text]
     assert replies and not replies[-1].custom_ids()
+
+
+async def test_a_table_closed_by_a_moderator_retires_the_private_reply(
+    world: World, bot: GinBot
+) -> None:
+    """`/gin end` takes the buttons off a closed-DM player's private reply too, and no
+    "your turn" mention stays in the channel."""
+    fake = world.fake
+    fake.close_dms(world.bob)
+    game = Game(world, bot)
+    await start_game(game, world.alice, world.bob, target=100)
+    shown = await fake.slash(world.bob, world.channel, "gin hand")
+    reply = shown.message
+    assert reply is not None and reply.ephemeral and "Your hand" in reply.text
+    moderator = fake.add_user("mod", global_name="Mod")
+    fake.add_member(world.guild, moderator, permissions=1 << 13)  # Manage Messages
+    closed = await fake.slash(moderator, world.channel, "gin end")
+    assert "no result" in closed.text
+    await settle()
+    retired = fake.message(reply.id)
+    assert "Table closed" in retired.text and not retired.custom_ids()
+    assert not [m for m in turn_pings(fake, world, world.bob) if not m.deleted]
