@@ -388,6 +388,7 @@ class Figures:
     moves: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     latencies_by_kind: dict[str, list[float]] = field(default_factory=dict)
+    slow_windows: int = 0  # distinct 100 ms windows in which a move over the target started
     follow_ups_ms: list[float] = field(default_factory=list)
     finished_tables: int = 0
     errors: list[str] = field(default_factory=list)
@@ -547,6 +548,14 @@ async def _measure(
         figures.finished_tables += run.finished
         if run.error:
             figures.errors.append(f"table {run.table_id}: {run.error}")
+    figures.slow_windows = len(
+        {
+            int(at * 10)
+            for run in runs
+            for at, latency in zip(run.dispatched, run.latencies, strict=True)
+            if latency * 1000.0 >= TARGET_P99_MS
+        }
+    )
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -617,6 +626,9 @@ def report(f: Figures) -> str:
             f"{kind} {statistics.median(ms):.1f} / {percentile(ms, 99.0):.1f}"
             for kind, ms in sorted(f.latencies_by_kind.items())
         ),
+        f"  moves over {TARGET_P99_MS:.0f} ms: "
+        f"{sum(ms >= TARGET_P99_MS for ms in f.latencies_ms)}, starting in {f.slow_windows} "
+        "distinct 100 ms windows (few windows: the bot or the benchmark stalled)",
         "  bot messages per move: "
         + ", ".join(
             f"{label} {f.events[key] / max(f.moves, 1):.2f}"
