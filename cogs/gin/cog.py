@@ -27,11 +27,11 @@ from bot.render import (
     table_panel,
 )
 from bot.tables import MoveOutcome, Table, TableError, TableService
-from cogs.display import TableDisplay
-from cogs.opponent import BotOpponent
-from cogs.records import RecordPages
-from cogs.timers import TimerRunner
-from cogs.views import DYNAMIC_ITEMS, challenge_view, embed
+from cogs.gin.display import TableDisplay
+from cogs.gin.opponent import BotOpponent
+from cogs.gin.records import RecordPages
+from cogs.gin.timers import TimerRunner
+from cogs.gin.views import DYNAMIC_ITEMS, challenge_view, embed
 
 log = logging.getLogger(__name__)
 
@@ -697,7 +697,3 @@ class GinCog(commands.Cog):
 def _given(**options: Any) -> dict[str, Any]:
     """The command options the user actually set."""
     return {name: value for name, value in options.items() if value is not None}
-
-
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(GinCog(bot))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bot.tables import MoveOutcome, Table, TableService
 
 if TYPE_CHECKING:
-    from cogs.display import TableDisplay
+    from cogs.gin.display import TableDisplay
 
 log = logging.getLogger(__name__)
 

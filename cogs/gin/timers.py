@@ -11,7 +11,7 @@ from bot.server_settings import duration
 from bot.tables import TableService, TimerEvent, TimerKind
 
 if TYPE_CHECKING:
-    from cogs.display import TableDisplay
+    from cogs.gin.display import TableDisplay
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ import orjson
 
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService
-from cogs.rest import Payload, edit_message, message_payload, send_message
-from cogs.views import embed, hand_view
+from cogs.gin.rest import Payload, edit_message, message_payload, send_message
+from cogs.gin.views import embed, hand_view
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from bot.render import Panel, discard_choices
 from bot.tables import Table
 
 if TYPE_CHECKING:
-    from cogs.gin import GinCog
+    from cogs.gin.cog import GinCog
 
 COLOUR = discord.Colour.dark_green()
 

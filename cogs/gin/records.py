@@ -16,7 +16,7 @@ from bot.render import Panel
 from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
 from bot.store import Store, TableRow
 from bot.tables import TableError, TableService
-from cogs.views import embed, pages_view
+from cogs.gin.views import embed, pages_view
 
 PAGE_SIZE = 10
 REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
