@@ -38,6 +38,7 @@ async def run(config: Config) -> None:
             getattr(signal, signame), lambda: asyncio.ensure_future(bot.close())
         )
     async with bot:
+        stopped_by_itself = False
         try:
             await bot.start(config.token)
         except discord.LoginFailure:
@@ -46,8 +47,16 @@ async def run(config: Config) -> None:
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused an intent; this bot asks for none that are privileged.")
             raise SystemExit(1) from None
+        except Exception as error:
+            log.critical("the Discord client stopped: %r", error)
+            log.critical("exiting with status 1, so a supervisor can restart the bot")
+            raise SystemExit(1) from None
         finally:
+            stopped_by_itself = not bot.closing.is_set()
             await bot.close()  # the shutdown started by a signal runs to its end
+        if stopped_by_itself:
+            log.critical("the Discord client stopped by itself; exiting with status 1")
+            raise SystemExit(1)
 
 
 def main() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 
 import discord
+from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
 from bot.config import Config
@@ -16,6 +18,12 @@ from bot.tables import TableService
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.gin",)
+# Failures no reconnect can mend: a bad token, a refused intent, the session closed for good.
+FATAL_GATEWAY_ERRORS = (
+    discord.LoginFailure,
+    discord.PrivilegedIntentsRequired,
+    discord.ConnectionClosed,
+)
 
 
 def intents() -> discord.Intents:
@@ -41,7 +49,8 @@ class GinBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is notified unless a message names exactly whom it may notify.
+            allowed_mentions=discord.AllowedMentions.none(),
             # Tables keep what they need themselves: no message, member or chunk caches.
             max_messages=None,
             member_cache_flags=discord.MemberCacheFlags.none(),
@@ -71,6 +80,27 @@ class GinBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global command(s)", len(synced))
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Stay connected whatever the gateway sends: discord.py reconnects after the failures
+        it knows, and lets anything else (a frame it cannot parse, say) end the client. Such
+        an error ends this connection only; a new one is made after a pause that grows."""
+        backoff = ExponentialBackoff()
+        while not self.is_closed():
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except FATAL_GATEWAY_ERRORS:
+                raise
+            except Exception:
+                if self.is_closed() or not reconnect:
+                    raise
+                delay = backoff.delay()
+                log.exception("the gateway connection failed; connecting again in %.1f s", delay)
+                with contextlib.suppress(Exception):
+                    if self.ws is not None:
+                        await self.ws.close(code=4000)
+                await asyncio.sleep(delay)
 
     async def close(self) -> None:
         """Stop taking moves, let those in flight finish, then close Discord and the database.

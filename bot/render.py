@@ -166,7 +166,8 @@ def table_panel(match: Match) -> Panel:
     """The public table: only what anyone at a real table could see."""
     hand = match.hand
     dealer = match.players[hand.dealer].name
-    title = f"Gin Rummy · {match.players[0].name} vs {match.players[1].name}"
+    a, b = match.players[0].name, match.players[1].name
+    title = f"Gin Rummy · {a} vs {b} · hand {match.hand_number}"
     lines = [f"**Score:** {scores_line(match)}", f"**Hand {match.hand_number}** · {dealer} dealt"]
     if match.is_over:
         lines.append("The match is over.")

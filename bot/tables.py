@@ -79,6 +79,7 @@ class Table:
     display: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
     vs_bot: bool = False
+    created_at: datetime | None = None
     # The match as last committed, finished hands left out (they are rows of their own), as
     # compact JSON text: only a move that fails to commit reads it back, to undo itself.
     # (Text, not orjson's bytes: those keep their whole write buffer, several times larger.)
@@ -201,6 +202,7 @@ class TableService:
                 display=dict(row.display),
                 deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
                 vs_bot=row.vs_bot,
+                created_at=datetime.fromisoformat(row.created_at),
                 committed=None if state is None else orjson.dumps(state).decode(),
             )
             if table.match is None:
@@ -281,7 +283,8 @@ class TableService:
             existing = self.in_channel(channel_id)
             if existing is not None:
                 raise TableError(_busy_reason(existing))
-            now = self._now()
+            created = self.clock()
+            now = created.isoformat()
             await self.store.upsert_player(challenger.id, challenger.name, now)
             await self.store.upsert_player(opponent.id, opponent.name, now)
             try:
@@ -306,6 +309,7 @@ class TableService:
                 server=server,
                 display={"names": {"0": challenger.name, "1": opponent.name}},
                 vs_bot=vs_bot,
+                created_at=created,
             )
             if vs_bot:
                 table.display["bot_level"] = bot_level

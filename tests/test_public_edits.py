@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from cogs.display import PUBLIC_EDIT_INTERVAL, next_public_edit
+from cogs.gin.display import PUBLIC_EDIT_INTERVAL, next_public_edit
 
 
 def test_first_edit_and_edit_after_a_quiet_interval_happen_at_once() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,23 +18,24 @@ from bot.gin.match import Player
 from bot.render import (
     Panel,
     challenge_panel,
-    describe_action,
     discard_choices,
     rules_panel,
     settings_panel,
-    showdown_panel,
     table_panel,
 )
-from bot.tables import MoveOutcome, Table, TableError, TableService
+from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
+from cogs.gin.errors import COMMITTED, funnel, handle_error, send, update, watch
+from cogs.gin.moves import Moves
 from cogs.gin.opponent import BotOpponent
+from cogs.gin.people import name_of, only, player_of
 from cogs.gin.records import RecordPages
 from cogs.gin.timers import TimerRunner
 from cogs.gin.views import DYNAMIC_ITEMS, challenge_view, embed
 
 log = logging.getLogger(__name__)
 
-ERROR_COLOUR = discord.Colour.red()
+MAX_MATCH_NUMBER = 2**53  # Discord's largest integer option
 
 
 async def reply(
@@ -44,27 +44,9 @@ async def reply(
     embeds: list[discord.Embed],
     view: discord.ui.View | None = None,
     ephemeral: bool = True,
-    content: str | None = None,
 ) -> None:
     """Answer an interaction, or follow up if it was already answered."""
-    kwargs: dict[str, Any] = {"embeds": embeds, "ephemeral": ephemeral}
-    if content:
-        kwargs["content"] = content
-    if view is not None:
-        kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
-
-
-async def reply_error(interaction: discord.Interaction[Any], reason: str) -> None:
-    """A private, friendly refusal; nothing was changed."""
-    await reply(interaction, embeds=[discord.Embed(description=f"⚠️ {reason}", colour=ERROR_COLOUR)])
-
-
-def _player(user: discord.abc.User) -> Player:
-    return Player(str(user.id), user.display_name)
+    await send(interaction, embeds=embeds, view=view, ephemeral=ephemeral)
 
 
 class GinCog(commands.Cog):
@@ -80,9 +62,12 @@ class GinCog(commands.Cog):
         self.display = TableDisplay(bot, self.service)
         self.timers = TimerRunner(self.service, self.display)
         delay = bot.config.bot_delay  # type: ignore[attr-defined]
-        self.opponent = BotOpponent(self.service, self.display, delay, self._set_notes)
+        self.opponent = BotOpponent(self.service, self.display, delay)
+        self.moves = Moves(self.service, self.display, self.opponent, self._activity)
+        self.opponent.on_move = self.moves.set_notes
         self.records = RecordPages(self.service, bot)
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self._watchdogs: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
     async def _activity(self) -> AsyncIterator[None]:
@@ -103,6 +88,7 @@ class GinCog(commands.Cog):
         await self.timers.stop()
         await self.opponent.stop()
         await self.display.stop()
+        await self.moves.stop()
         current = asyncio.current_task()
         pending = {t for t in self._in_flight if t is not current and not t.done()}
         if pending:
@@ -112,8 +98,20 @@ class GinCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.bot.tree.on_error = self.on_app_command_error
+        self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.display.recovering(self.service.tables())
         self.timers.start()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every /gin command runs in a server channel: Discord hides them in DMs, but a
+        command that arrives from a DM anyway is refused, not run."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        watch(interaction, self._watchdogs)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
@@ -133,25 +131,7 @@ class GinCog(commands.Cog):
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, GinError):
-            await reply_error(interaction, original.reason)
-            return
-        if isinstance(error, app_commands.TransformerError):
-            await reply_error(interaction, f"I couldn't read “{error.value}”. {error}")
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await reply_error(interaction, "Gin commands work in a server channel, not in DMs.")
-            return
-        log.error(
-            "command %s failed",
-            interaction.command and interaction.command.qualified_name,
-            exc_info=original,
-        )
-        with contextlib.suppress(discord.HTTPException):
-            await reply_error(
-                interaction, "Sorry, something went wrong on my side. Nothing was changed."
-            )
+        await handle_error(interaction, error)
 
     # --- challenges -----------------------------------------------------------------------
 
@@ -192,8 +172,8 @@ class GinCog(commands.Cog):
         table = await self.service.challenge(
             guild_id,
             str(interaction.channel_id),
-            _player(interaction.user),
-            _player(opponent),
+            player_of(interaction.user),
+            player_of(opponent),
             server,
             opponent_is_bot=opponent.bot,
         )
@@ -201,17 +181,20 @@ class GinCog(commands.Cog):
             interaction.user.mention, opponent.mention, server, changed=set(overrides)
         )
         try:
-            response = await interaction.response.send_message(
+            response = await send(
+                interaction,
                 content=opponent.mention,
-                embed=embed(panel),
+                embeds=[embed(panel)],
                 view=challenge_view(table.id),
-                allowed_mentions=discord.AllowedMentions(users=[opponent]),
+                ephemeral=False,
+                allowed_mentions=only(opponent.id),
             )
         except BaseException:
             await self.service.decline(table, table.challenger.id)
             raise
-        table.display["challenge"] = response.message_id
-        await self.service.save_display(table)
+        if response is not None:
+            table.display["challenge"] = response.message_id
+            await self.service.save_display(table)
 
     @gin.command(name="practice", description="Play a match against me, right now")
     @app_commands.describe(level="How well I play (default normal)")
@@ -239,25 +222,33 @@ class GinCog(commands.Cog):
         )
         async with self._activity():
             server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
+            me_player = Player(str(me.id), name_of(me))
+            player = player_of(interaction.user)
             table = await self.service.challenge(
                 guild_id,
                 str(interaction.channel_id),
-                _player(interaction.user),
-                Player(str(me.id), me.display_name),
+                player,
+                me_player,
                 server,
                 opponent_is_bot=True,
                 bot_level=level,
             )
-            panel = Panel(
-                f"Gin Rummy · {interaction.user.display_name} vs {me.display_name} ({level})",
-                f"{interaction.user.mention} plays me at the **{level}** level, first to "
-                f"{server.rules.target}. Your hand is on its way by DM (`/gin hand` shows it "
-                "here too); the table is below. This match counts in your stats and history, "
-                "but not on the leaderboard.",
+            interaction.extras[COMMITTED] = (
+                "Your practice match has started, but I couldn't say so here. Your hand is "
+                "on its way by DM; `/gin hand` shows it here too."
             )
-            await interaction.response.send_message(embed=embed(panel))
-            await self.display.sync(table)
-            self.opponent.nudge(table)
+            try:
+                panel = Panel(
+                    f"Gin Rummy · {player.name} vs {me_player.name} ({level})",
+                    f"{interaction.user.mention} plays me at the **{level}** level, first to "
+                    f"{server.rules.target}. Your hand is on its way by DM (`/gin hand` shows "
+                    "it here too); the table is below. This match counts in your stats and "
+                    "history, but not on the leaderboard.",
+                )
+                await send(interaction, embeds=[embed(panel)], ephemeral=False)
+            finally:
+                await self.display.sync(table)
+                self.opponent.nudge(table)
 
     @gin.command(name="accept", description="Accept the challenge in this channel")
     async def accept(self, interaction: discord.Interaction[Any]) -> None:
@@ -272,7 +263,8 @@ class GinCog(commands.Cog):
     async def answer_challenge(
         self, interaction: discord.Interaction[Any], table_id: int, answer: str
     ) -> None:
-        try:
+        """The Accept / Decline buttons on a challenge message."""
+        async with funnel(interaction):
             table = self.service.by_id(table_id)
             if table is None:
                 raise TableError(
@@ -282,47 +274,47 @@ class GinCog(commands.Cog):
                 await self._accept(interaction, table, via_button=True)
             else:
                 await self._decline(interaction, table, via_button=True)
-        except GinError as error:
-            await reply_error(interaction, error.reason)
 
     async def _accept(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         async with self._activity():
-            await self._accept_now(interaction, table, via_button=via_button)
-
-    async def _accept_now(
-        self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
-    ) -> None:
-        await self.service.accept(table, str(interaction.user.id), interaction.user.display_name)
-        a, b = table.players
-        panel = Panel(
-            "Challenge accepted",
-            f"<@{a.id}> vs <@{b.id}> — first to {table.settings.target}. "
-            "Your hands are on their way by DM (`/gin hand` shows yours here too); "
-            "the table is below.",
-        )
-        if via_button:
-            await interaction.response.edit_message(content=None, embed=embed(panel), view=None)
-        else:
-            await interaction.response.send_message(embed=embed(panel))
-            await self._close_challenge_message(table, panel)
-        await self.display.sync(table)
-        self.opponent.nudge(table)
+            await self.service.accept(table, str(interaction.user.id), name_of(interaction.user))
+            interaction.extras[COMMITTED] = (
+                "You accepted: the match has started, but I couldn't say so here. Your hand is "
+                "on its way by DM; `/gin hand` shows it here too."
+            )
+            try:
+                a, b = table.players
+                panel = Panel(
+                    "Challenge accepted",
+                    f"<@{a.id}> vs <@{b.id}> — first to {table.settings.target}. "
+                    "Your hands are on their way by DM (`/gin hand` shows yours here too); "
+                    "the table is below.",
+                )
+                if via_button:
+                    await update(interaction, embeds=[embed(panel)], view=None)
+                else:
+                    await send(interaction, embeds=[embed(panel)], ephemeral=False)
+                    await self._close_challenge_message(table, panel)
+            finally:
+                await self.display.sync(table)
+                self.opponent.nudge(table)
 
     async def _decline(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         await self.service.decline(table, str(interaction.user.id))
         who = "withdrew" if str(interaction.user.id) == table.challenger.id else "declined"
+        interaction.extras[COMMITTED] = f"You {who} the challenge; the channel is free again."
         panel = Panel(
             "Challenge closed",
-            f"{interaction.user.display_name} {who} the challenge. The channel is free again.",
+            f"{name_of(interaction.user)} {who} the challenge. The channel is free again.",
         )
         if via_button:
-            await interaction.response.edit_message(content=None, embed=embed(panel), view=None)
+            await update(interaction, embeds=[embed(panel)], view=None)
         else:
-            await interaction.response.send_message(embed=embed(panel))
+            await send(interaction, embeds=[embed(panel)], ephemeral=False)
             await self._close_challenge_message(table, panel)
 
     async def _close_challenge_message(self, table: Table, panel: Panel) -> None:
@@ -406,88 +398,7 @@ class GinCog(commands.Cog):
     async def _command_move(
         self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
     ) -> None:
-        async with self._activity():
-            table = self.service.require_table(str(interaction.channel_id))
-            card = None if card_text is None else parse_card(card_text)
-            outcome = await self.service.play(table, str(interaction.user.id), kind, card)
-            self._set_notes(outcome)
-            embeds, view = self._move_reply(outcome)
-            await reply(interaction, embeds=embeds, view=view)
-            self.display.shown_privately(table, outcome.seat, interaction, embeds, view)
-            await self.display.sync(table)
-            self.opponent.nudge(table)
-
-    async def panel_move(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        move: int,
-        kind: ActionKind,
-        card: Card | None,
-    ) -> None:
-        """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
-        try:
-            async with self._activity():
-                table = self.service.by_id(table_id)
-                if table is None:
-                    raise TableError(
-                        "This game is over; its buttons no longer do anything. "
-                        "Start a new one with `/gin challenge`."
-                    )
-                outcome = await self.service.play(
-                    table, str(interaction.user.id), kind, card, expected_move=move
-                )
-                self._set_notes(outcome)
-                embeds, view = self._move_reply(outcome, in_dm=interaction.guild_id is None)
-                await interaction.response.edit_message(content=None, embeds=embeds, view=view)
-                if interaction.message is not None:
-                    self.display.remember(table, outcome.seat, interaction.message.id, embeds, view)
-                if interaction.guild_id is not None:  # a private reply in the channel
-                    self.display.shown_privately(table, outcome.seat, interaction, embeds, view)
-                await self.display.sync(table)
-                self.opponent.nudge(table)
-        except GinError as error:
-            await reply_error(interaction, error.reason)
-
-    def _set_notes(self, outcome: MoveOutcome) -> None:
-        table = outcome.table
-        assert table.match is not None
-        action = outcome.action
-        mine = {
-            ActionKind.PASS: "You passed on the upcard.",
-            ActionKind.DRAW_STOCK: f"You drew {outcome.drawn} from the stock.",
-            ActionKind.DRAW_DISCARD: f"You took {outcome.drawn} from the discard pile.",
-            ActionKind.DISCARD: f"You discarded {action.card}.",
-            ActionKind.KNOCK: f"You knocked, discarding {action.card} face down.",
-            ActionKind.BIG_GIN: "You declared Big Gin!",
-        }[action.kind]
-        self.display.notes[(table.id, outcome.seat)] = mine
-        if outcome.finished_hand is not None:
-            self.display.notes.pop((table.id, 0), None)
-            self.display.notes.pop((table.id, 1), None)
-            return
-        # The other player hears when the turn passes to them, and when a card they could
-        # track is taken from the pile; a plain stock draw would only churn their message.
-        if table.match.hand.turn != outcome.seat or action.kind is ActionKind.DRAW_DISCARD:
-            public = table.match.hand.public_actions()[-1]
-            self.display.notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
-
-    def _move_reply(
-        self, outcome: MoveOutcome, *, in_dm: bool = False
-    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
-        """What the mover sees: their updated hand, or the showdown when the hand ended."""
-        table = outcome.table
-        match = table.match
-        assert match is not None
-        record = outcome.finished_hand
-        if record is None:
-            rendered = self.display.private_hand(table, outcome.seat)
-            return rendered.embeds, rendered.view
-        embeds = [embed(showdown_panel(match, record.number, record.result))]
-        if match.is_over or in_dm:
-            return embeds, None  # the new hand arrives as a new DM
-        rendered = self.display.private_hand(table, outcome.seat)
-        return [*embeds, *rendered.embeds], rendered.view
+        await self.moves.by_command(interaction, kind, card_text)
 
     # --- looking ----------------------------------------------------------------------------
 
@@ -507,8 +418,11 @@ class GinCog(commands.Cog):
             )
         rendered = self.display.private_hand(table, seat)
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
-        await self.display.send_private(table, seat)
         self.display.shown_privately(table, seat, interaction, rendered.embeds, rendered.view)
+        try:
+            await self.display.send_private(table, seat)
+        except Exception as error:  # the reply above already shows the hand
+            log.warning("could not DM the hand again at table %s: %r", table.id, error)
         await self.service.save_display(table)
 
     @gin.command(name="table", description="Show this channel's table privately")
@@ -526,8 +440,12 @@ class GinCog(commands.Cog):
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
             await self.service.resign(table, str(interaction.user.id))
-            await reply(interaction, embeds=[embed(Panel("You resigned", "The match is over."))])
-            await self.display.sync(table)
+            interaction.extras[COMMITTED] = "You resigned: the match is over."
+            try:
+                panel = Panel("You resigned", "The match is over.")
+                await reply(interaction, embeds=[embed(panel)])
+            finally:
+                await self.display.sync(table)
 
     @gin.command(name="rules", description="A short summary of the rules at this table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -551,11 +469,15 @@ class GinCog(commands.Cog):
             table = self.service.require_table(str(interaction.channel_id))
             await self.service.end(table)
             text = (
-                f"{interaction.user.display_name} closed this table. The match between "
+                f"{name_of(interaction.user)} closed this table. The match between "
                 f"<@{table.challenger.id}> and <@{table.opponent.id}> ends with no result."
             )
-            await reply(interaction, embeds=[embed(Panel("Table closed", text))], ephemeral=False)
-            await self.display.close(table, text)
+            interaction.extras[COMMITTED] = "The table is closed, with no result."
+            try:
+                panel = Panel("Table closed", text)
+                await reply(interaction, embeds=[embed(panel)], ephemeral=False)
+            finally:
+                await self.display.close(table, text)
 
     settings_group = app_commands.Group(
         name="settings", description="This server's Gin Rummy settings", parent=gin
@@ -666,7 +588,9 @@ class GinCog(commands.Cog):
     @gin.command(name="replay", description="A match hand by hand, with each showdown")
     @app_commands.describe(match="The match number, as /gin history shows it")
     async def replay(
-        self, interaction: discord.Interaction[Any], match: app_commands.Range[int, 1]
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[int, 1, MAX_MATCH_NUMBER],
     ) -> None:
         embeds, view = await self.records.page("replay", str(match), 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
@@ -686,12 +610,9 @@ class GinCog(commands.Cog):
         self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int
     ) -> None:
         """A page button: show that page in place of the current one."""
-        try:
+        async with funnel(interaction):
             embeds, view = await self.records.page(kind, arg, page, interaction)
-        except GinError as error:
-            await reply_error(interaction, error.reason)
-            return
-        await interaction.response.edit_message(embeds=embeds, view=view)
+            await update(interaction, embeds=embeds, view=view)
 
 
 def _given(**options: Any) -> dict[str, Any]:

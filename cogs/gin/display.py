@@ -3,6 +3,12 @@
 Syncing is state-driven and idempotent: it compares what the table should show with what was
 last shown, so it can run after every move, after a restart, or twice in a row safely. One
 sync runs per table at a time, and a sync that finds nothing new to do returns at once.
+
+Discord fails now and then (5xx, long 429s, dropped connections). A sync is a list of steps
+(showdowns, public table, each private hand, the turn notice), each tried whatever happened to
+the others; when one fails for a reason that may pass, the whole sync runs again later with
+backoff, showing the newest state, until everything landed. A new hand's DM that keeps failing
+falls back to what closed DMs get: a mention in the channel and `/gin hand`.
 """
 
 from __future__ import annotations
@@ -13,15 +19,19 @@ import hashlib
 import logging
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+import aiohttp
 import discord
 import orjson
 
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService
-from cogs.gin.rest import Payload, edit_message, message_payload, send_message
+from cogs.gin.people import only, safe
+from cogs.gin.rest import Payload, edit_message, message_payload, recent_messages, send_message
 from cogs.gin.views import embed, hand_view
 
 log = logging.getLogger(__name__)
@@ -32,6 +42,25 @@ PUBLIC_EDIT_INTERVAL = 1.0  # seconds between edits of one table's public messag
 REPLY_EDIT_SECONDS = 14 * 60
 GOLDEN = 0.6180339887498949  # spreads the tables' edit slots evenly over the interval
 SHOWDOWN_COLOUR = discord.Colour.gold()
+RETRY_FIRST = 0.5  # seconds before a failed sync runs again; doubled each time
+RETRY_MAX = 30.0
+RETRY_GIVE_UP = 60  # failed syncs in a row after which a closed table is left as it is
+DM_ATTEMPTS = 4  # syncs that try a new hand's DM before the channel takes over
+
+
+def transient(error: BaseException) -> bool:
+    """Whether trying again later may succeed: Discord's 5xx and 429s, dropped connections."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
+
+
+@dataclass
+class Retry:
+    """A table whose last sync left something undone: how often, and the next try."""
+
+    attempts: int = 0
+    handle: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
 def fingerprint(payload: Payload) -> bytes:
@@ -94,6 +123,11 @@ class TableDisplay:
         self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
         self._public_pending: set[int] = set()  # tables with a delayed public edit scheduled
         self._background: set[asyncio.Task[None]] = set()
+        self._retries: dict[int, Retry] = {}  # table -> its failed syncs
+        self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
+        # Tables loaded at start-up: a message they post may have been posted before a crash
+        # that came before its id was saved, so the channel is checked before posting.
+        self._recovering: set[int] = set()
 
     # --- what a player sees -----------------------------------------------------------------
 
@@ -102,8 +136,12 @@ class TableDisplay:
         name = getattr(channel, "name", None)
         guild = getattr(getattr(channel, "guild", None), "name", None)
         if name and guild:
-            return f"#{name} in {guild}"
+            return f"#{safe(name)} in {safe(guild)}"
         return f"<#{table.channel_id}>"
+
+    def recovering(self, tables: list[Table]) -> None:
+        """These tables were loaded after a restart: check before posting their messages."""
+        self._recovering.update(t.id for t in tables)
 
     def private_key(self, table: Table, seat: int) -> tuple[Any, ...]:
         """Everything the player's private hand message depends on."""
@@ -172,8 +210,29 @@ class TableDisplay:
         self._replies[(table.id, seat)] = PrivateReply(interaction, time.monotonic())
         self.remember(table, seat, _reply_ref(table, seat), embeds, view)
 
+    def unshown(self, table: Table, seat: int, message: int | None) -> None:
+        """An answer that should have shown the player their hand did not land (or landed
+        late, showing an older state): what that message and their private reply show is
+        unknown, so the next sync edits them."""
+        for ref in (message, _reply_ref(table, seat)):
+            if ref is not None:
+                self._shown.pop(ref, None)
+                self._keys.pop(ref, None)
+
+    def sync_soon(self, table: Table) -> None:
+        """Sync the table from a task of its own (from a callback, or a timer)."""
+        if self.client.is_closed():
+            return
+        task = asyncio.create_task(self.sync(table), name=f"gin-sync-{table.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
+        for retry in self._retries.values():
+            if retry.handle is not None:
+                retry.handle.cancel()
+        self._retries.clear()
         pending = list(self._background)
         if pending:
             await asyncio.wait(pending, timeout=5)
@@ -182,6 +241,10 @@ class TableDisplay:
         """Drop what was kept about a closed table's messages."""
         self._locks.pop(table.id, None)
         self._dirty.discard(table.id)
+        self._recovering.discard(table.id)
+        retry = self._retries.pop(table.id, None)
+        if retry is not None and retry.handle is not None:
+            retry.handle.cancel()
         self._pinged.pop(table.id, None)
         self._public_edited.pop(table.id, None)
         for seat in (0, 1):
@@ -189,6 +252,7 @@ class TableDisplay:
             self._hands.pop((table.id, seat), None)
             self._replies.pop((table.id, seat), None)
             self._channel_pings.pop((table.id, seat), None)
+            self._dm_failures.pop((table.id, seat), None)
             self._shown.pop(_reply_ref(table, seat), None)
             self._keys.pop(_reply_ref(table, seat), None)
         display = table.display
@@ -201,7 +265,8 @@ class TableDisplay:
     # --- syncing ------------------------------------------------------------------------------
 
     async def sync(self, table: Table) -> None:
-        """Bring the table's messages up to date; never raises."""
+        """Bring the table's messages up to date; never raises. What failed and may work
+        later is tried again by itself, with backoff."""
         if self.client.is_closed():
             return
         self._dirty.add(table.id)
@@ -211,36 +276,136 @@ class TableDisplay:
                 return  # a sync that started after our change already showed it
             self._dirty.discard(table.id)
             try:
-                await self._sync(table)
+                complete = await self._sync(table)
             except Exception:
                 log.exception("could not update the messages of table %s", table.id)
+                complete = True  # a fault of ours: trying again would only repeat it
             for seat in (0, 1):  # shown now; the keys tell later syncs nothing changed
                 self._hands.pop((table.id, seat), None)
-        if not table.is_open:
+            if complete:
+                self._settled(table)
+            else:
+                self._retry_later(table)
+        if not table.is_open and table.id not in self._retries:
             self.forget(table)
 
-    async def _sync(self, table: Table) -> None:
+    def _settled(self, table: Table) -> None:
+        self._recovering.discard(table.id)
+        retry = self._retries.pop(table.id, None)
+        if retry is not None and retry.handle is not None:
+            retry.handle.cancel()
+
+    def _retry_later(self, table: Table) -> None:
+        """Run the sync again after a pause that doubles with each failure in a row."""
+        retry = self._retries.setdefault(table.id, Retry())
+        retry.attempts += 1
+        if not table.is_open and retry.attempts > RETRY_GIVE_UP:
+            log.error("giving up on the last messages of closed table %s", table.id)
+            self._retries.pop(table.id, None)
+            return
+        if retry.handle is not None:
+            return
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (retry.attempts - 1))
+
+        def again() -> None:
+            retry.handle = None
+            self.sync_soon(table)
+
+        retry.handle = asyncio.get_running_loop().call_later(delay, again)
+
+    def retrying(self, table: Table) -> bool:
+        """Whether some of the table's messages wait for Discord to answer again."""
+        return table.id in self._retries
+
+    async def _step(self, table: Table, what: str, step: Callable[[], Awaitable[None]]) -> bool:
+        """Run one part of a sync; False when it failed for a reason that may pass."""
+        try:
+            await step()
+        except Exception as error:
+            if transient(error):
+                log.warning("%s of table %s failed (%r); trying again soon", what, table.id, error)
+                return False
+            log.exception("could not update %s of table %s", what, table.id)
+        return True
+
+    async def _sync(self, table: Table) -> bool:
+        """One pass over everything the table shows; False if some of it must be retried."""
         async with table.lock:
             pass  # a move being committed finishes first: screens show committed play only
         match = table.match
         if match is None:
-            return
+            return True
         display = table.display
         before = repr(display)
-        await self._post_showdowns(table)
+        done = await self._step(table, "the showdowns", lambda: self._post_showdowns(table))
         if match.is_over:
-            await self._post_match_over(table)
+            if done:  # the result comes after the last showdown, never before it
+                done = await self._step(
+                    table, "the match result", lambda: self._post_match_over(table)
+                )
         else:
-            await self._update_public(table)
+            if done:  # the new hand's table comes after the last hand's showdown
+                done = await self._step(
+                    table, "the public table", lambda: self._update_public(table)
+                )
             for seat in (0, 1):
                 if seat != table.bot_seat:  # the bot needs no private message
-                    await self._update_private(table, seat)
-            await self._ping_turn(table)
+                    done = (
+                        await self._step(
+                            table,
+                            f"the hand of seat {seat}",
+                            lambda seat=seat: self._update_private(table, seat),  # type: ignore[misc]
+                        )
+                        and done
+                    )
+            done = (
+                await self._step(table, "the turn notice", lambda: self._ping_turn(table)) and done
+            )
         if repr(display) != before:
-            await self.service.save_display(table)
+            try:
+                await self.service.save_display(table)
+            except Exception:
+                log.exception("could not save the message ids of table %s", table.id)
+                done = False
+        return done
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(int(table.channel_id))
+
+    async def _post(self, table: Table, key: str, payload: Payload) -> int:
+        """Post a channel message the table needs once (a showdown, the table of a hand, the
+        result); its id. A table loaded after a restart first looks for it in the channel: the
+        bot may have stopped after posting it and before saving its id. The nonce makes
+        Discord itself answer a repeat with the message it already made."""
+        channel_id = int(table.channel_id)
+        if table.id in self._recovering:
+            found = await self._posted_before(table, payload)
+            if found is not None:
+                log.info("table %s: %s was posted before the restart", table.id, key)
+                return found
+        body = {**payload, "nonce": f"{table.id}:{key}"[:25], "enforce_nonce": True}
+        return await send_message(self.client, channel_id, body)
+
+    async def _posted_before(self, table: Table, payload: Payload) -> int | None:
+        """A message of the bot's in the table's channel, since the table began, with the
+        same title as the one about to be posted."""
+        me = self.client.user
+        title = (payload.get("embeds") or [{}])[0].get("title")
+        if me is None or not title:
+            return None
+        display = table.display
+        anchor = max(
+            int(display.get("public") or 0),
+            int(display.get("challenge") or 0),
+            _snowflake_at(table.created_at),
+        )
+        for message in await recent_messages(self.client, int(table.channel_id), anchor):
+            if str(message.get("author", {}).get("id")) != str(me.id):
+                continue
+            embeds = message.get("embeds") or []
+            if embeds and embeds[0].get("title") == title:
+                return int(message["id"])
+        return None
 
     async def _post_showdowns(self, table: Table) -> None:
         assert table.match is not None
@@ -258,7 +423,7 @@ class TableDisplay:
             panel = embed(
                 showdown_panel(table.match, record.number, record.result), SHOWDOWN_COLOUR
             )
-            await send_message(self.client, int(table.channel_id), message_payload([panel], None))
+            await self._post(table, f"s{record.number}", message_payload([panel], None))
             display["shown_hands"] = record.number
             for entry in display.get("hands", {}).values():
                 if entry.get("hand") == record.number:  # that hand's buttons are finished
@@ -267,13 +432,15 @@ class TableDisplay:
     async def _post_match_over(self, table: Table) -> None:
         assert table.match is not None and table.match.result is not None
         display = table.display
-        if display.get("final_posted"):
-            return
-        await self._clear_channel_pings(table)
-        panel = match_over_panel(table.match, table.match.result)
-        mentions = " ".join(f"<@{p.id}>" for p in table.players)
-        await self._channel(table).send(content=mentions, embed=embed(panel, SHOWDOWN_COLOUR))
-        display["final_posted"] = True
+        if not display.get("final_posted"):
+            await self._clear_channel_pings(table)
+            panel = match_over_panel(table.match, table.match.result)
+            payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], None)
+            human = [p.id for seat, p in enumerate(table.players) if seat != table.bot_seat]
+            payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)
+            payload["allowed_mentions"] = only_users(human)
+            await self._post(table, "over", payload)
+            display["final_posted"] = True
         public = display.get("public")
         if public is not None and display.get("public_hand") == table.match.hand_number:
             await self._edit(int(table.channel_id), public, [embed(table_panel(table.match))], None)
@@ -300,7 +467,8 @@ class TableDisplay:
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
             panel = embed(table_panel(table.match))
             payload = message_payload([panel], None)
-            message_id = await send_message(self.client, int(table.channel_id), payload)
+            key = f"p{table.match.hand_number}"
+            message_id = await self._post(table, key, payload)
             display["public"] = message_id
             display["public_hand"] = table.match.hand_number
             self._shown[message_id] = fingerprint(payload)
@@ -316,20 +484,20 @@ class TableDisplay:
             return
         self._public_edited[table.id] = now
         panel = embed(table_panel(table.match))
-        await self._edit(int(table.channel_id), display["public"], [panel], None)
+        if not await self._edit(int(table.channel_id), display["public"], [panel], None):
+            del display["public"]  # deleted by someone: the next sync posts it again
+            self._recovering.discard(table.id)
 
     def _resync_public(self, table: Table) -> None:
         self._public_pending.discard(table.id)
-        if table.is_open and not self.client.is_closed():
-            task = asyncio.create_task(self.sync(table))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        if table.is_open:
+            self.sync_soon(table)
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _dm_channel(self, table: Table, seat: int) -> int | None:
-        """The player's DM channel id, opened once and remembered."""
+        """The player's DM channel id, opened once and remembered (None: no such user)."""
         display = table.display
         channels = display.setdefault("dm_channels", {})
         user_id = table.players[seat].id
@@ -338,7 +506,7 @@ class TableDisplay:
         try:
             user = self.client.get_user(int(user_id)) or await self.client.fetch_user(int(user_id))
             dm = await user.create_dm()
-        except discord.HTTPException:
+        except (discord.NotFound, discord.Forbidden):
             log.warning("could not open a DM channel with user %s", user_id)
             return None
         channels[user_id] = dm.id
@@ -351,7 +519,8 @@ class TableDisplay:
         display = table.display
         hands = display.setdefault("hands", {})
         entry = hands.get(str(seat))
-        if entry and entry.get("hand") == table.match.hand_number:
+        number = table.match.hand_number
+        if entry and entry.get("hand") == number:
             message_id = entry["message"]
             key = self.private_key(table, seat)
             if self._keys.get(message_id) == key:
@@ -361,13 +530,34 @@ class TableDisplay:
                 entry["channel"], message_id, rendered.payload, rendered.shown
             ):
                 self._keys[message_id] = rendered.key
-            return
+                return
+            del hands[str(seat)]  # the message is gone: a new one takes its place below
         closed = display.setdefault("dm_closed", {})
-        number = table.match.hand_number
-        if closed.get(str(seat)) != number and await self.send_private(table, seat):
-            return
+        if closed.get(str(seat)) != number:
+            try:
+                sent = await self.send_private(table, seat)
+            except Exception as error:
+                if not transient(error) or not self._dm_failed(table, seat):
+                    raise
+                log.warning(
+                    "seat %s of table %s gets no DM: the channel takes over", seat, table.id
+                )
+                await self._dms_closed(table, seat, failing=True)
+                sent = False
+            if sent:
+                self._dm_failures.pop((table.id, seat), None)
+                return
         if closed.get(str(seat)) == number:  # known before, or found by that DM just now
             await self._update_reply(table, seat)
+
+    def _dm_failed(self, table: Table, seat: int) -> bool:
+        """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times."""
+        assert table.match is not None
+        number = table.match.hand_number
+        hand, failures = self._dm_failures.get((table.id, seat), (number, 0))
+        failures = failures + 1 if hand == number else 1
+        self._dm_failures[(table.id, seat)] = (number, failures)
+        return failures >= DM_ATTEMPTS
 
     async def _update_reply(self, table: Table, seat: int) -> None:
         """Bring the player's latest private reply up to date, while Discord allows it."""
@@ -387,7 +577,9 @@ class TableDisplay:
                 await reply.interaction.edit_original_response(
                     embeds=rendered.embeds, view=rendered.view
                 )
-            except discord.HTTPException:
+            except discord.HTTPException as error:
+                if transient(error):
+                    raise
                 log.info("the private reply of seat %s of table %s is gone", seat, table.id)
                 del self._replies[(table.id, seat)]
                 return
@@ -395,56 +587,62 @@ class TableDisplay:
         self._keys[ref] = rendered.key
 
     async def send_private(self, table: Table, seat: int) -> bool:
-        """Send the player a new private hand message by DM; False when their DMs are closed."""
+        """Send the player a new private hand message by DM; False when their DMs are closed.
+        Other failures are raised: the caller decides whether to try again."""
         assert table.match is not None
         display = table.display
         rendered = self.private_hand(table, seat)
         channel_id = await self._dm_channel(table, seat)
         if channel_id is None:
             return False
+        number = table.match.hand_number
+        body = {**rendered.payload, "nonce": f"{table.id}:h{number}:{seat}", "enforce_nonce": True}
         try:
-            message_id = await send_message(self.client, channel_id, rendered.payload)
+            message_id = await send_message(self.client, channel_id, body)
         except discord.Forbidden as error:
             if error.code != CLOSED_DMS:
                 log.warning("DM to seat %s of table %s refused: %s", seat, table.id, error)
             await self._dms_closed(table, seat)
             return False
-        except discord.HTTPException:
-            log.exception("could not DM seat %s of table %s", seat, table.id)
-            return False
         old = display.setdefault("hands", {}).get(str(seat))
         display["hands"][str(seat)] = {
             "channel": channel_id,
             "message": message_id,
-            "hand": table.match.hand_number,
+            "hand": number,
         }
         self._shown[message_id] = rendered.shown
         self._keys[message_id] = rendered.key
         display.get("dm_closed", {}).pop(str(seat), None)
-        if old and old.get("hand") == table.match.hand_number:
+        if old and old.get("hand") == number and old.get("message") != message_id:
             # The same hand re-sent (/gin hand): the older copy's buttons would only be stale.
             await self._delete(old["channel"], old["message"])
             self._shown.pop(old["message"], None)
             self._keys.pop(old["message"], None)
         return True
 
-    async def _dms_closed(self, table: Table, seat: int) -> None:
+    async def _dms_closed(self, table: Table, seat: int, *, failing: bool = False) -> None:
+        """The player gets this hand through the channel: said once, with a mention."""
         assert table.match is not None
         display = table.display
         display.setdefault("dm_closed", {})[str(seat)] = table.match.hand_number
         announced = display.setdefault("dm_announced", [])
-        if seat in announced:
+        if seat in announced and not failing:
             return
-        announced.append(seat)
+        if seat not in announced:
+            announced.append(seat)
         user_id = table.players[seat].id
-        text = (
-            f"<@{user_id}>, I can't send you direct messages. Use `/gin hand` here to see your "
-            "cards: the game goes on through private replies only you can see."
-        )
-        try:
-            await self._channel(table).send(
-                content=text, allowed_mentions=discord.AllowedMentions(users=True)
+        if failing:
+            text = (
+                f"<@{user_id}>, I couldn't deliver your hand by direct message just now. Use "
+                "`/gin hand` here to see your cards: only you can see that reply."
             )
+        else:
+            text = (
+                f"<@{user_id}>, I can't send you direct messages. Use `/gin hand` here to see "
+                "your cards: the game goes on through private replies only you can see."
+            )
+        try:
+            await self._channel(table).send(content=text, allowed_mentions=only(user_id))
         except discord.HTTPException:
             log.warning("could not tell table %s about closed DMs", table.id)
 
@@ -462,28 +660,27 @@ class TableDisplay:
         if hand.actions and hand.actions[-1].seat == seat:
             return
         key = f"{table.match.hand_number}:{len(hand.actions)}"
-        if self._pinged.get(table.id) == key:
-            return
-        self._pinged[table.id] = key  # kept in memory: a restart at worst pings once more
-        if seat == table.bot_seat:
+        if self._pinged.get(table.id) == key or seat == table.bot_seat:
             return
         if closed:
             await self._ping_in_channel(table, seat)
-            return
-        channel_id = await self._dm_channel(table, seat)
-        if channel_id is None:
-            return
-        other = table.players[1 - seat].name
-        note = self.notes.get((table.id, seat), "")
-        text = f"🃏 Your turn vs {other} ({self.where(table)})."
-        if note:
-            text += f" {note}"
-        try:
-            await send_message(self.client, channel_id, {"content": text})
-        except discord.Forbidden:
-            await self._dms_closed(table, seat)
-        except discord.HTTPException:
-            log.warning("could not send a turn reminder for table %s", table.id)
+        else:
+            channel_id = await self._dm_channel(table, seat)
+            if channel_id is None:
+                return
+            other = table.players[1 - seat].name
+            note = self.notes.get((table.id, seat), "")
+            text = f"🃏 Your turn vs {other} ({self.where(table)})."
+            if note:
+                text += f" {note}"
+            try:
+                await send_message(self.client, channel_id, {"content": text})
+            except discord.Forbidden:
+                await self._dms_closed(table, seat)
+                await self._ping_in_channel(table, seat)
+        # Kept in memory once sent: a restart at worst pings once more; a failure above
+        # leaves it unset, so the retried sync sends it.
+        self._pinged[table.id] = key
 
     async def _ping_in_channel(self, table: Table, seat: int) -> None:
         """Mention the player whose turn it is; their previous such message goes, so the
@@ -494,14 +691,10 @@ class TableDisplay:
             how = "the buttons on your private hand, or `/gin hand` to see it again"
         else:
             how = "`/gin hand` to see your cards and play"
-        try:
-            message = await self._channel(table).send(
-                content=f"<@{user_id}>, your turn vs {other}: use {how}.",
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
-        except discord.HTTPException:
-            log.warning("could not announce the turn at table %s", table.id)
-            return
+        message = await self._channel(table).send(
+            content=f"<@{user_id}>, your turn vs {other}: use {how}.",
+            allowed_mentions=only(user_id),
+        )
         old = self._channel_pings.get((table.id, seat))
         self._channel_pings[(table.id, seat)] = message.id
         if old is not None:
@@ -515,6 +708,7 @@ class TableDisplay:
                 await self._delete(int(table.channel_id), old)
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
+        """Housekeeping: a message that could not be deleted is left as it is."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.HTTPException):
             await message.delete()
@@ -525,22 +719,23 @@ class TableDisplay:
         message_id: int,
         embeds: list[discord.Embed],
         view: discord.ui.View | None,
-    ) -> None:
+    ) -> bool:
         payload = message_payload(embeds, view)
-        await self._edit_payload(channel_id, message_id, payload, fingerprint(payload))
+        return await self._edit_payload(channel_id, message_id, payload, fingerprint(payload))
 
     async def _edit_payload(
         self, channel_id: int, message_id: int, payload: Payload, shown: bytes
     ) -> bool:
-        """Edit a message unless it already shows this; False if the edit failed."""
+        """Edit a message unless it already shows this; False when the message is gone.
+        Other failures are raised (the sync tries again when they may pass)."""
         if self._shown.get(message_id) == shown:
             return True
         try:
             await edit_message(self.client, channel_id, message_id, payload)
         except discord.NotFound:
-            log.info("message %s is gone; it will not be updated", message_id)
-        except discord.HTTPException:
-            log.exception("could not edit message %s", message_id)
+            log.info("message %s is gone", message_id)
+            self._shown.pop(message_id, None)
+            self._keys.pop(message_id, None)
             return False
         self._shown[message_id] = shown
         return True
@@ -550,23 +745,49 @@ class TableDisplay:
     async def close(self, table: Table, text: str) -> None:
         """A table closed with no result: take the buttons off everything it showed."""
         panel = [embed(Panel("Table closed", text))]
-        await self._clear_channel_pings(table)
         display = table.display
-        for key in ("challenge", "public"):
-            if display.get(key) is not None:
-                await self._edit(int(table.channel_id), display[key], panel, None)
-        for entry in display.get("hands", {}).values():
-            await self._edit(entry["channel"], entry["message"], panel, None)
-        await self._retire_replies(table, panel)
-        self.forget(table)
+        edits = [
+            (int(table.channel_id), display[key])
+            for key in ("challenge", "public")
+            if key in display
+        ]
+        edits += [(e["channel"], e["message"]) for e in display.get("hands", {}).values()]
+        try:
+            await self._clear_channel_pings(table)
+            await self._retire_replies(table, panel)
+            await self._edit_patiently(table, edits, panel)
+        finally:
+            self.forget(table)
 
     async def expired(self, table: Table, text: str) -> None:
         """An unanswered challenge ran out: its buttons go, the channel is free."""
         message_id = table.display.get("challenge")
-        if message_id is not None:
-            panel = [embed(Panel("Challenge expired", text))]
-            await self._edit(int(table.channel_id), message_id, panel, None)
-        self.forget(table)
+        try:
+            if message_id is not None:
+                panel = [embed(Panel("Challenge expired", text))]
+                await self._edit_patiently(table, [(int(table.channel_id), message_id)], panel)
+        finally:
+            self.forget(table)
+
+    async def _edit_patiently(
+        self, table: Table, messages: list[tuple[int, int]], embeds: list[discord.Embed]
+    ) -> None:
+        """Edits for a table that just closed: no later sync will make them, so each is
+        tried a few times while Discord fails for a reason that may pass."""
+        payload = message_payload(embeds, None)
+        shown = fingerprint(payload)
+        for channel_id, message_id in messages:
+            delay = RETRY_FIRST
+            for attempt in range(DM_ATTEMPTS):
+                try:
+                    await self._edit_payload(channel_id, message_id, payload, shown)
+                    break
+                except Exception as error:
+                    if not transient(error) or attempt == DM_ATTEMPTS - 1:
+                        log.warning("table %s: message %s kept its buttons", table.id, message_id)
+                        break
+                    await asyncio.sleep(delay)
+                    delay *= 2
 
     async def tell(self, table: Table, seat: int, text: str) -> None:
         """A short private note to a player; in the channel with a mention if DMs are closed."""
@@ -588,11 +809,22 @@ class TableDisplay:
             user_id = table.players[seat].id
             try:
                 await self._channel(table).send(
-                    content=f"<@{user_id}> {text}",
-                    allowed_mentions=discord.AllowedMentions(users=True),
+                    content=f"<@{user_id}> {text}", allowed_mentions=only(user_id)
                 )
             except discord.HTTPException:
                 log.warning("could not remind seat %s of table %s", seat, table.id)
+
+
+def only_users(user_ids: list[str]) -> dict[str, Any]:
+    """``allowed_mentions`` for a raw payload: exactly these users may be notified."""
+    return {"parse": [], "users": list(user_ids)}
+
+
+def _snowflake_at(moment: datetime | None) -> int:
+    """The smallest Discord id of a message made a little before this moment (0: unknown)."""
+    if moment is None:
+        return 0
+    return discord.utils.time_snowflake(moment - timedelta(seconds=5))
 
 
 def _reply_ref(table: Table, seat: int) -> str:

@@ -26,12 +26,12 @@ class BotOpponent:
         service: TableService,
         display: TableDisplay,
         delay: float,
-        on_move: Callable[[MoveOutcome], None],
+        on_move: Callable[[MoveOutcome], None] | None = None,
     ) -> None:
         self.service = service
         self.display = display
         self.delay = delay
-        self.on_move = on_move
+        self.on_move = on_move  # what each of its moves tells the players' hands
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._rngs: dict[int, random.Random] = {}
 
@@ -52,7 +52,8 @@ class BotOpponent:
                 outcome = await self.service.bot_turn(table, rng)
                 if outcome is None:
                     break
-                self.on_move(outcome)
+                if self.on_move is not None:
+                    self.on_move(outcome)
                 await self.display.sync(table)
         except asyncio.CancelledError:
             raise

@@ -16,6 +16,7 @@ from bot.render import Panel
 from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
 from bot.store import Store, TableRow
 from bot.tables import TableError, TableService
+from cogs.gin.people import name_of
 from cogs.gin.views import embed, pages_view
 
 PAGE_SIZE = 10
@@ -55,7 +56,7 @@ class RecordPages:
     ) -> list[discord.Embed]:
         """A player's statistics in this server: one page, no buttons."""
         stats = await self.store.player_stats(str(interaction.guild_id), str(who.id))
-        return [embed(stats_panel(who.display_name, stats))]
+        return [embed(stats_panel(name_of(who), stats))]
 
     async def _leaderboard(self, guild_id: str, sort: str, page: int) -> tuple[Panel, int]:
         server = await self.service.server_settings(guild_id)
@@ -97,13 +98,13 @@ class RecordPages:
         """The name to head a player's history with: the caller, a member of this server, a
         user the client knows, or failing those a mention (which Discord renders itself)."""
         if user_id == str(interaction.user.id):
-            return interaction.user.display_name
+            return name_of(interaction.user)
         guild = interaction.guild
         member = guild.get_member(int(user_id)) if guild is not None else None
         if member is not None:
-            return member.display_name
+            return name_of(member)
         user = self.client.get_user(int(user_id))
-        return user.display_name if user is not None else f"<@{user_id}>"
+        return name_of(user) if user is not None else f"<@{user_id}>"
 
 
 def page_count(total: int) -> int:

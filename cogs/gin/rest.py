@@ -23,21 +23,32 @@ def message_payload(embeds: list[discord.Embed], view: discord.ui.View | None) -
     }
 
 
+NO_MENTIONS: Payload = {"parse": []}
+
+
 async def edit_message(
     client: discord.Client, channel_id: int, message_id: int, payload: Payload
 ) -> None:
+    """Edit a message; it notifies nobody."""
     route = Route(
         "PATCH",
         "/channels/{channel_id}/messages/{message_id}",
         channel_id=channel_id,
         message_id=message_id,
     )
-    await client.http.request(route, json=payload)
+    await client.http.request(route, json={**payload, "allowed_mentions": NO_MENTIONS})
 
 
 async def send_message(client: discord.Client, channel_id: int, payload: Payload) -> int:
-    """Send a message with no mentions; its id."""
+    """Send a message; its id. It notifies nobody unless the payload's own
+    ``allowed_mentions`` names who it may notify."""
     route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-    body = {**payload, "allowed_mentions": {"parse": []}}
+    body = {"allowed_mentions": NO_MENTIONS, **payload}
     data = await client.http.request(route, json=body)
     return int(data["id"])
+
+
+async def recent_messages(client: discord.Client, channel_id: int, after: int) -> list[Payload]:
+    """Up to 100 messages of a channel posted after the id ``after``."""
+    found: list[Any] = await client.http.logs_from(channel_id, 100, after=after)
+    return [dict(message) for message in found]

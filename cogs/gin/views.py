@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.gin import DECK
+from bot.gin import DECK, Card
 from bot.gin.hand import ActionKind, Phase
 from bot.render import Panel, discard_choices
 from bot.tables import Table
+from cogs.gin.errors import UNKNOWN_COMPONENT, funnel, refuse
 
 if TYPE_CHECKING:
     from cogs.gin.cog import GinCog
@@ -36,25 +37,68 @@ def embed(panel: Panel, colour: discord.Colour = COLOUR) -> discord.Embed:
 def _cog(interaction: discord.Interaction[Any]) -> GinCog:
     cog = interaction.client.get_cog("GinCog")
     assert cog is not None
-    return cog  # type: ignore[return-value]
+    return cast("GinCog", cog)
+
+
+# What the bot writes into custom ids, read back strictly: a modified client can send anything
+# after the prefix, and whatever does not parse is answered as an unknown button.
+ID = r"\d{1,18}"  # a table id or a snowflake
+MOVE = r"\d{1,9}"
+PAGE = r"\d{1,6}"
+MOVE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<kind>take|pass|stock|biggin)")
+SELECT_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<mode>discard|knock)")
+CHALLENGE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<answer>accept|decline)")
+PAGE_PARTS = re.compile(
+    rf"(?:lb:(?P<sort>rating|wins|points|bot)|hist:(?P<user>{ID})|replay:(?P<match>{ID}))"
+    rf":(?P<page>{PAGE}):(?P<dir>prev|next)"
+)
+MAX_ID = 2**63 - 1  # the largest id the store can hold
+
+
+def _parts(pattern: re.Pattern[str], rest: str) -> re.Match[str] | None:
+    parts = pattern.fullmatch(rest)
+    if parts is None or int(parts.groupdict().get("table") or 0) > MAX_ID:
+        return None
+    return parts
+
+
+class _Strict:
+    """A dynamic item that may have been built from a custom id the bot never wrote."""
+
+    parts: re.Match[str] | None
+
+    async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> bool:
+        """Answer a custom id that did not parse; True when it did not."""
+        if self.parts is not None:
+            return False
+        async with funnel(interaction):
+            await refuse(interaction, UNKNOWN_COMPONENT)
+        return True
 
 
 class MoveButton(
+    _Strict,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gin:mv:(?P<table>\d+):(?P<move>\d+):(?P<kind>take|pass|stock|biggin)",
+    template=r"gin:mv:(?P<rest>.*)",
 ):
     """Draw from the stock, take the upcard, pass, or declare Big Gin."""
 
-    def __init__(self, table_id: int, move: int, kind: str, label: str, primary: bool = False):
+    def __init__(
+        self,
+        table_id: int,
+        move: int,
+        kind: str,
+        label: str,
+        primary: bool = False,
+        *,
+        custom_id: str | None = None,
+    ) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         if kind == "biggin":
             style = discord.ButtonStyle.success
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"gin:mv:{table_id}:{move}:{kind}"
-            )
-        )
-        self.table_id, self.move, self.kind = table_id, move, kind
+        custom_id = custom_id or f"gin:mv:{table_id}:{move}:{kind}"
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        self.parts = _parts(MOVE_PARTS, custom_id.removeprefix("gin:mv:"))
 
     @classmethod
     async def from_custom_id(
@@ -64,18 +108,21 @@ class MoveButton(
         match: re.Match[str],
         /,
     ) -> MoveButton:
-        label = getattr(item, "label", None) or match["kind"]
-        return cls(int(match["table"]), int(match["move"]), match["kind"], label)
+        label = str(getattr(item, "label", None) or "?")
+        return cls(0, 0, "pass", label, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).panel_move(
-            interaction, self.table_id, self.move, BUTTON_KINDS[self.kind], None
-        )
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        table, move, kind = int(self.parts["table"]), int(self.parts["move"]), self.parts["kind"]
+        await _cog(interaction).moves.by_panel(interaction, table, move, BUTTON_KINDS[kind], None)
 
 
 class CardSelect(
+    _Strict,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"gin:sel:(?P<table>\d+):(?P<move>\d+):(?P<mode>discard|knock)",
+    template=r"gin:sel:(?P<rest>.*)",
 ):
     """Pick the card to discard, or the card to discard face down when knocking."""
 
@@ -86,17 +133,20 @@ class CardSelect(
         mode: str,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        *,
+        custom_id: str | None = None,
     ) -> None:
+        custom_id = custom_id or f"gin:sel:{table_id}:{move}:{mode}"
         super().__init__(
             discord.ui.Select(
-                custom_id=f"gin:sel:{table_id}:{move}:{mode}",
+                custom_id=custom_id,
                 placeholder=placeholder,
-                options=options or [discord.SelectOption(label="-", value="0")],
+                options=(options or [discord.SelectOption(label="-", value="0")])[:25],
                 min_values=1,
                 max_values=1,
             )
         )
-        self.table_id, self.move, self.mode = table_id, move, mode
+        self.parts = _parts(SELECT_PARTS, custom_id.removeprefix("gin:sel:"))
 
     @classmethod
     async def from_custom_id(
@@ -106,33 +156,55 @@ class CardSelect(
         match: re.Match[str],
         /,
     ) -> CardSelect:
-        options = list(getattr(item, "options", []) or [])
-        return cls(int(match["table"]), int(match["move"]), match["mode"], options)
+        return cls(0, 0, "discard", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        card = DECK[int(values[0])] if values and values[0].isdigit() else None
-        await _cog(interaction).panel_move(
-            interaction, self.table_id, self.move, SELECT_KINDS[self.mode], card
-        )
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        values = list(getattr(self.item, "values", None) or [])
+        card = _card_value(values)
+        if card is None:
+            async with funnel(interaction):
+                await refuse(
+                    interaction,
+                    "Pick one card from the menu of your latest hand message "
+                    "(or use `/gin discard`).",
+                )
+            return
+        table, move = int(self.parts["table"]), int(self.parts["move"])
+        kind = SELECT_KINDS[self.parts["mode"]]
+        await _cog(interaction).moves.by_panel(interaction, table, move, kind, card)
+
+
+def _card_value(values: list[str]) -> Card | None:
+    """The one card a card menu sends: its number 0-51, as the bot wrote it."""
+    if len(values) != 1:
+        return None
+    value = values[0]
+    if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) < len(DECK)):
+        return None
+    return DECK[int(value)]
 
 
 class ChallengeButton(
+    _Strict,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gin:ch:(?P<table>\d+):(?P<answer>accept|decline)",
+    template=r"gin:ch:(?P<rest>.*)",
 ):
     """Accept or decline a challenge from the public challenge message."""
 
-    def __init__(self, table_id: int, answer: str) -> None:
+    def __init__(self, table_id: int, answer: str, *, custom_id: str | None = None) -> None:
         accept = answer == "accept"
+        custom_id = custom_id or f"gin:ch:{table_id}:{answer}"
         super().__init__(
             discord.ui.Button(
                 label="Accept" if accept else "Decline",
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"gin:ch:{table_id}:{answer}",
+                custom_id=custom_id,
             )
         )
-        self.table_id, self.answer = table_id, answer
+        self.parts = _parts(CHALLENGE_PARTS, custom_id.removeprefix("gin:ch:"))
 
     @classmethod
     async def from_custom_id(
@@ -142,30 +214,43 @@ class ChallengeButton(
         match: re.Match[str],
         /,
     ) -> ChallengeButton:
-        return cls(int(match["table"]), match["answer"])
+        return cls(0, "accept", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).answer_challenge(interaction, self.table_id, self.answer)
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        table, answer = int(self.parts["table"]), self.parts["answer"]
+        await _cog(interaction).answer_challenge(interaction, table, answer)
 
 
 class PageButton(
+    _Strict,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gin:pg:(?P<kind>[a-z]+):(?P<arg>[0-9a-z]+):(?P<page>\d+):(?P<dir>prev|next)",
+    template=r"gin:pg:(?P<rest>.*)",
 ):
     """Paging through a leaderboard, a history or a replay; each click recomputes the page."""
 
     def __init__(
-        self, kind: str, arg: str, page: int, direction: str, disabled: bool = False
+        self,
+        kind: str,
+        arg: str,
+        page: int,
+        direction: str,
+        disabled: bool = False,
+        *,
+        custom_id: str | None = None,
     ) -> None:
+        custom_id = custom_id or f"gin:pg:{kind}:{arg}:{page}:{direction}"
         super().__init__(
             discord.ui.Button(
                 label="◀ Previous" if direction == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gin:pg:{kind}:{arg}:{page}:{direction}",
+                custom_id=custom_id,
                 disabled=disabled,
             )
         )
-        self.kind, self.arg, self.page, self.direction = kind, arg, page, direction
+        self.parts = _parts(PAGE_PARTS, custom_id.removeprefix("gin:pg:"))
 
     @classmethod
     async def from_custom_id(
@@ -175,10 +260,20 @@ class PageButton(
         match: re.Match[str],
         /,
     ) -> PageButton:
-        return cls(match["kind"], match["arg"], int(match["page"]), match["dir"])
+        return cls("lb", "rating", 0, "next", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).show_page(interaction, self.kind, self.arg, self.page)
+        if await self.refuse_unknown(interaction):
+            return
+        parts = self.parts
+        assert parts is not None
+        if parts["sort"]:
+            kind, arg = "lb", parts["sort"]
+        elif parts["user"]:
+            kind, arg = "hist", parts["user"]
+        else:
+            kind, arg = "replay", parts["match"]
+        await _cog(interaction).show_page(interaction, kind, arg, int(parts["page"]))
 
 
 DYNAMIC_ITEMS = (MoveButton, CardSelect, ChallengeButton, PageButton)

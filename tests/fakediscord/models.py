@@ -263,6 +263,10 @@ class Message:
     interaction_id: int | None = None
     attachments: list[Attachment] = field(default_factory=list)
     deleted: bool = False
+    # The `allowed_mentions` each version was sent with (None: the field was left out).
+    mention_rules: list[Payload | None] = field(default_factory=list)
+    nonce: str | None = None
+    created_at: float = 0.0  # time.monotonic() at creation, for nonce deduplication
 
     @property
     def payload(self) -> Payload:

@@ -35,18 +35,39 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
+FOREVER = -1
+
+
 @dataclass
-class RateLimitRule:
-    """A planned 429 for requests whose method matches and whose path contains `path_part`."""
+class FaultRule:
+    """A planned error answer for requests whose method matches and whose path contains
+    `path_part`: a 429 (with `Via` and `retry_after`) or any other status and error code.
+
+    `count` is how many requests it answers (`FOREVER` until `stop()`); `hits` counts them.
+    """
 
     method: str
     path_part: str
     count: int
-    retry_after: float
-    is_global: bool
+    retry_after: float = 0.05
+    is_global: bool = False
+    status: int = 429
+    code: int = 0
+    hits: int = 0
 
     def matches(self, request: web.Request) -> bool:
-        return self.count > 0 and request.method == self.method and self.path_part in request.path
+        return self.count != 0 and request.method == self.method and self.path_part in request.path
+
+    def take(self) -> None:
+        self.hits += 1
+        if self.count > 0:
+            self.count -= 1
+
+    def stop(self) -> None:
+        self.count = 0
+
+
+RateLimitRule = FaultRule  # the name older tests use
 
 
 async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
@@ -75,7 +96,7 @@ class Rest:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self.store = fake.store
-        self.rate_limits: list[RateLimitRule] = []
+        self.rate_limits: list[FaultRule] = []
 
     def build_app(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
@@ -124,8 +145,11 @@ class Rest:
         try:
             for rule in self.rate_limits:
                 if rule.matches(request):
-                    rule.count -= 1
-                    return self._rate_limited(rule)
+                    rule.take()
+                    if rule.status == 429:
+                        return self._rate_limited(rule)
+                    message = _FAULT_MESSAGES.get(rule.status, "Error")
+                    raise ApiError(rule.status, rule.code, message)
             needs_auth = path.startswith(API) and not path.startswith(
                 (f"{API}/interactions/", f"{API}/webhooks/")
             )
@@ -140,7 +164,7 @@ class Rest:
         token = self.fake.token
         return token is None or request.headers.get("Authorization") == f"Bot {token}"
 
-    def _rate_limited(self, rule: RateLimitRule) -> web.Response:
+    def _rate_limited(self, rule: FaultRule) -> web.Response:
         body = {"message": "You are being rate limited.", "retry_after": rule.retry_after}
         body["global"] = rule.is_global
         headers = {
@@ -343,6 +367,15 @@ class Rest:
         record = self._record_by_token(request)
         self.fake.responder.delete(record, request.match_info["message_id"])
         return no_content()
+
+
+_FAULT_MESSAGES = {
+    400: "Invalid Form Body",
+    404: "Unknown interaction",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
 
 
 def _int(request: web.Request, key: str) -> int:

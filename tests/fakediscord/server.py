@@ -25,6 +25,7 @@ from .interactions import (
     InteractionResult,
     describe_wait_failure,
 )
+from .mentions import Notified, notified_by
 from .models import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -38,7 +39,7 @@ from .models import (
     User,
     member_joined_at,
 )
-from .rest import RateLimitRule, Rest
+from .rest import FOREVER, FaultRule, Rest
 from .store import Store
 
 log = logging.getLogger("fakediscord")
@@ -172,11 +173,14 @@ class FakeDiscord:
         self.store.notify()
         return channel
 
-    def add_member(self, guild: Guild, user: User, permissions: int | None = None) -> Member:
+    def add_member(
+        self, guild: Guild, user: User, permissions: int | None = None, *, nick: str | None = None
+    ) -> Member:
         """Adds `user` to `guild`; `permissions` is what interactions report for them."""
         member = self._join(
             guild, user, EVERYONE_PERMISSIONS if permissions is None else permissions
         )
+        member.nick = nick
         self.store.emit(
             "GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(guild.id)}, guild.id
         )
@@ -212,11 +216,60 @@ class FakeDiscord:
         count: int = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
-    ) -> RateLimitRule:
+    ) -> FaultRule:
         """The next `count` matching requests get a 429 (with `Via` and `retry_after`)."""
-        rule = RateLimitRule(method.upper(), path_part, count, retry_after, is_global)
+        rule = FaultRule(method.upper(), path_part, count, retry_after, is_global)
         self.rest.rate_limits.append(rule)
         return rule
+
+    def inject_fault(
+        self, method: str, path_part: str, *, status: int, code: int = 0, count: int = 1
+    ) -> FaultRule:
+        """The next `count` matching requests (`FOREVER`: until `rule.stop()`) get an error
+        answer with this status and Discord error code, as a failing Discord gives: 400, 404
+        10062 for a late interaction, 500 or 503."""
+        rule = FaultRule(method.upper(), path_part, count, status=status, code=code)
+        self.rest.rate_limits.append(rule)
+        return rule
+
+    FOREVER = FOREVER
+
+    def set_nick(self, guild: Guild, user: User, nick: str | None) -> Member:
+        """The member's server nickname (what discord.py's `display_name` shows first)."""
+        member = guild.members[user.id]
+        member.nick = nick
+        self.store.emit(
+            "GUILD_MEMBER_UPDATE",
+            member.payload() | {"guild_id": str(guild.id)},
+            guild.id,
+        )
+        self.store.notify()
+        return member
+
+    def add_role(self, guild: Guild, name: str) -> Role:
+        """A plain role (no permissions), e.g. to check that its mention notifies nobody."""
+        role = Role(self.store.ids.next(), name, 0, position=1)
+        guild.roles[role.id] = role
+        self.store.notify()
+        return role
+
+    def send_raw_frame(self, text: str) -> int:
+        """Sends `text` as one gateway frame to every live session, as it is (a malformed
+        frame, say); returns how many connections it went to."""
+        sent = 0
+        for session in self.gateway.live_sessions():
+            assert session.connection is not None
+            session.connection.send(text)
+            sent += 1
+        return sent
+
+    def notified(self, message: Message) -> Notified:
+        """Whom the message's first version notified (a creation notifies; edits don't)."""
+        return notified_by(message.versions[0], message.mention_rules[0])
+
+    def all_bot_messages(self) -> list[Message]:
+        """Every message the bot created, in channels and DMs, ephemeral ones included."""
+        return [m for m in self.store.messages.values() if m.author.id == self.bot.id]
 
     async def disconnect_bot(self, *, resumable: bool = True) -> None:
         """Drops the bot's websockets; it RESUMEs, or re-IDENTIFYs if not `resumable`."""
@@ -303,9 +356,11 @@ class FakeDiscord:
         /,
         *,
         timeout: float = 10.0,
+        wait: bool = True,
         **options: Any,
     ) -> InteractionResult:
-        """Runs `/command sub ...` as `user` in `channel`; returns once the bot answered.
+        """Runs `/command sub ...` as `user` in `channel`; returns once the bot answered
+        (with `wait=False`, as soon as it was sent: for answers that are meant to fail).
 
         Options go as keywords; an option named like a keyword of this method (`timeout`)
         can be given in the positional `values` dict instead.
@@ -313,7 +368,7 @@ class FakeDiscord:
         options = {**(values or {}), **options}
         data, label = await self._command_data(user, channel, command, options, None, timeout)
         record = self._new_record(APPLICATION_COMMAND, user, channel, data, label)
-        return await self._dispatch(record, timeout)
+        return await self._dispatch(record, timeout, wait=wait)
 
     async def autocomplete(
         self,
@@ -340,7 +395,13 @@ class FakeDiscord:
         return (await self._dispatch(record, timeout)).choices
 
     async def click(
-        self, user: User, message: Message | int, custom_id: str, *, timeout: float = 10.0
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str,
+        *,
+        timeout: float = 10.0,
+        wait: bool = True,
     ) -> InteractionResult:
         """Clicks the button `custom_id` on `message` as `user`."""
         msg, component = self._component(user, message, custom_id, (BUTTON,))
@@ -349,7 +410,41 @@ class FakeDiscord:
                 f"button {custom_id!r} is a link/premium button: it sends no interaction"
             )
         data = {"custom_id": custom_id, "component_type": BUTTON}
-        return await self._component_interaction(user, msg, data, f"click {custom_id!r}", timeout)
+        return await self._component_interaction(
+            user, msg, data, f"click {custom_id!r}", timeout, wait=wait
+        )
+
+    async def forge_component(
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str,
+        *,
+        component_type: int = BUTTON,
+        values: list[str] | None = None,
+        timeout: float = 10.0,
+    ) -> InteractionResult:
+        """What a modified client can send: a component interaction on `message` with any
+        custom id and any values, whether or not the message has such a component."""
+        msg = self.store.messages[_id(message)]
+        data: Payload = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        component: Payload = {"type": component_type, "custom_id": custom_id}
+        if component_type == BUTTON:
+            component |= {"style": 2, "label": "?"}
+        else:
+            options = values or ["0"]
+            component |= {"options": [{"label": v[:100] or "?", "value": v} for v in options]}
+        channel = self.store.channels[msg.channel_id]
+        record = self._new_record(
+            MESSAGE_COMPONENT, user, channel, data, f"forged {custom_id!r}", msg
+        )
+        # The message as the forging client claims it: with the forged component on it.
+        shown = dict(msg.payload)
+        shown["components"] = [{"type": 1, "components": [component]}]
+        record.payload["message"] = shown
+        return await self._dispatch(record, timeout)
 
     async def select(
         self,
@@ -359,6 +454,7 @@ class FakeDiscord:
         values: list[Any],
         *,
         timeout: float = 10.0,
+        wait: bool = True,
     ) -> InteractionResult:
         """Picks `values` in the select menu `custom_id` (strings, or users/channels/roles)."""
         msg, component = self._component(user, message, custom_id, SELECT_TYPES)
@@ -379,7 +475,9 @@ class FakeDiscord:
             data["values"] = list(values)
         else:
             data.update(self._resolved_select(msg, values))
-        return await self._component_interaction(user, msg, data, f"select {custom_id!r}", timeout)
+        return await self._component_interaction(
+            user, msg, data, f"select {custom_id!r}", timeout, wait=wait
+        )
 
     async def submit_modal(
         self,
@@ -484,11 +582,18 @@ class FakeDiscord:
         return {"values": ids, "resolved": resolver.data}
 
     async def _component_interaction(
-        self, user: User, message: Message, data: Payload, label: str, timeout: float
+        self,
+        user: User,
+        message: Message,
+        data: Payload,
+        label: str,
+        timeout: float,
+        *,
+        wait: bool = True,
     ) -> InteractionResult:
         channel = self.store.channels[message.channel_id]
         record = self._new_record(MESSAGE_COMPONENT, user, channel, data, label, message)
-        return await self._dispatch(record, timeout)
+        return await self._dispatch(record, timeout, wait=wait)
 
     def _new_record(
         self,
@@ -548,7 +653,9 @@ class FakeDiscord:
         record.source_message_id = message.id if message is not None else None
         return record
 
-    async def _dispatch(self, record: InteractionRecord, timeout: float) -> InteractionResult:
+    async def _dispatch(
+        self, record: InteractionRecord, timeout: float, *, wait: bool = True
+    ) -> InteractionResult:
         started = time.perf_counter()
         errors_before = len(self.errors)
         self.interactions[record.id] = record
@@ -561,6 +668,8 @@ class FakeDiscord:
             record.dispatched_at = time.perf_counter()
 
         session.dispatch("INTERACTION_CREATE", record.payload, sent)
+        if not wait:
+            return InteractionResult(record, self.store)
         remaining = timeout - (time.perf_counter() - started)
         try:
             await asyncio.wait_for(record.answered.wait(), max(remaining, 0.0))

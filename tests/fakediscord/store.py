@@ -33,6 +33,7 @@ T = TypeVar("T")
 EventSink = Callable[[str, Payload, int | None], None]
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+NONCE_SECONDS = 300.0  # how long Discord remembers an enforced nonce
 # Flags a bot may set when it creates a message (ephemeral, suppress embeds/notifications, V2).
 _CREATE_FLAGS = FLAG_EPHEMERAL | FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
 
@@ -166,6 +167,11 @@ class Store:
         interaction_id: int | None = None,
         extra_flags: int = 0,
     ) -> Message:
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            repeat = self._by_nonce(channel, author, str(nonce))
+            if repeat is not None:
+                return repeat  # Discord answers with the message it already made
         message_id = self.ids.next()
         payload: Payload = {
             "id": str(message_id),
@@ -210,6 +216,9 @@ class Store:
             [payload],
             interaction_id=interaction_id,
             attachments=attachments,
+            mention_rules=[body.get("allowed_mentions")],
+            nonce=None if nonce is None else str(nonce),
+            created_at=time.monotonic(),
         )
         self.messages[message_id] = message
         self.channel_messages.setdefault(channel.id, []).append(message_id)
@@ -234,11 +243,23 @@ class Store:
         payload["edited_timestamp"] = iso_now()
         self._check(payload)
         message.versions.append(payload)
+        message.mention_rules.append(body.get("allowed_mentions"))
         message.attachments = attachments
         if not message.ephemeral:
             self.emit("MESSAGE_UPDATE", self._event_payload(message), message.guild_id)
         self.notify()
         return message
+
+    def _by_nonce(self, channel: Channel, author: User, nonce: str) -> Message | None:
+        """A message this author made in this channel with this nonce in the last minutes."""
+        since = time.monotonic() - NONCE_SECONDS
+        for message_id in reversed(self.channel_messages.get(channel.id, [])):
+            message = self.messages[message_id]
+            if message.created_at < since:
+                return None
+            if message.nonce == nonce and message.author.id == author.id:
+                return message
+        return None
 
     def delete_message(self, message: Message) -> None:
         message.deleted = True

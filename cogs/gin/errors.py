@@ -1,0 +1,196 @@
+"""One way to answer an interaction and one funnel for every error a handler meets.
+
+Slash commands, buttons, menus and page buttons all answer through ``send`` and ``update``,
+which work whether the interaction was answered, deferred or not yet touched, and all their
+errors end in ``handle_error``: a game error gets its private explanation; anything else is
+logged with its context and answered with a short private apology. A watchdog answers any
+interaction still unanswered after ``WATCHDOG_SECONDS`` (one no handler picked up, or one whose
+handler is slow), so nobody ever sees "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.gin import GinError
+
+log = logging.getLogger(__name__)
+
+ERROR_COLOUR = discord.Colour.red()
+WATCHDOG_SECONDS = 2.0  # Discord gives an interaction 3 s; answer for a slow handler before
+
+# Keys in ``Interaction.extras``.
+HANDLED = "gin_handled"  # one of our handlers took the interaction
+ANSWERING = "gin_answering"  # an answer is on its way (set before its HTTP call)
+DEFERRING = "gin_deferring"  # the watchdog is deferring it: answers wait for that to finish
+COMMITTED = "gin_committed"  # what a handler changed for good (a move), for the apology
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+SORRY_NOTHING_CHANGED = "Sorry, something went wrong on my side. Nothing was changed."
+UNKNOWN_COMPONENT = (
+    "That button or menu isn't one I can use (it may be from an old message). "
+    "Use `/gin hand` for your latest hand, or `/gin table` to see the table."
+)
+
+
+def error_embed(reason: str) -> discord.Embed:
+    return discord.Embed(description=f"⚠️ {reason}", colour=ERROR_COLOUR)
+
+
+async def _after_deferral(interaction: discord.Interaction[Any]) -> None:
+    deferring = interaction.extras.get(DEFERRING)
+    if deferring is not None:
+        with contextlib.suppress(Exception):
+            await deferring
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    *,
+    embeds: list[discord.Embed],
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+    content: str | None = None,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> discord.InteractionCallbackResponse[Any] | None:
+    """Answer with a new message, or follow up when the interaction was answered already."""
+    interaction.extras[ANSWERING] = True
+    await _after_deferral(interaction)
+    kwargs: dict[str, Any] = {
+        "embeds": embeds,
+        "ephemeral": ephemeral,
+        "allowed_mentions": allowed_mentions,
+    }
+    if content:
+        kwargs["content"] = content
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+        return None
+    return await interaction.response.send_message(**kwargs)
+
+
+async def update(
+    interaction: discord.Interaction[Any],
+    *,
+    embeds: list[discord.Embed],
+    view: discord.ui.View | None,
+) -> None:
+    """Replace the message a component is on (after a deferral, through the original)."""
+    interaction.extras[ANSWERING] = True
+    await _after_deferral(interaction)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=None, embeds=embeds, view=view)
+        return
+    await interaction.response.edit_message(content=None, embeds=embeds, view=view)
+
+
+async def refuse(interaction: discord.Interaction[Any], reason: str) -> None:
+    """A private, friendly refusal; nothing was changed."""
+    await send(interaction, embeds=[error_embed(reason)])
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    """Where an error happened, for the log: no card or other hidden detail."""
+    if interaction.command is not None:
+        what = f"/{interaction.command.qualified_name}"
+    else:
+        data: dict[str, Any] = dict(interaction.data or {})
+        what = f"component {str(data.get('custom_id', '?'))[:100]!r}"
+    return (
+        f"{what} from user {interaction.user.id} in channel {interaction.channel_id} "
+        f"(guild {interaction.guild_id})"
+    )
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The error a command raised, out of discord.py's wrapper."""
+    return getattr(error, "original", None) or error
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer an error privately: a game error with its reason, anything else with an
+    apology (saying what was done when a move had been committed first)."""
+    error = unwrap(error)
+    if isinstance(error, GinError):
+        await _answer_error(interaction, error.reason)
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await _answer_error(
+            interaction,
+            "Gin commands work in a server channel, not in direct messages. Open the server "
+            "and use `/gin` in the channel you want to play in.",
+        )
+        return
+    if isinstance(error, app_commands.TransformerError):
+        await _answer_error(interaction, f"I couldn't read “{error.value}”. {error}")
+        return
+    log.error("unexpected error in %s", _describe(interaction), exc_info=error)
+    committed = interaction.extras.get(COMMITTED)
+    text = SORRY_NOTHING_CHANGED if committed is None else committed
+    await _answer_error(interaction, text)
+
+
+async def _answer_error(interaction: discord.Interaction[Any], reason: str) -> None:
+    try:
+        await refuse(interaction, reason)
+    except (discord.HTTPException, discord.InteractionResponded) as failure:
+        log.info("could not answer %s: %s", _describe(interaction), failure)
+
+
+@asynccontextmanager
+async def funnel(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Run a component handler: every error it raises gets its private answer."""
+    interaction.extras[HANDLED] = True
+    try:
+        yield
+    except Exception as error:
+        await handle_error(interaction, error)
+
+
+def watch(interaction: discord.Interaction[Any], tasks: set[asyncio.Task[None]]) -> None:
+    """Arm the watchdog for one interaction (commands, components and modals only)."""
+    if interaction.type not in (
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    ):
+        return
+
+    def check() -> None:
+        if interaction.response.is_done() or interaction.extras.get(ANSWERING):
+            return
+        task = asyncio.create_task(_rescue(interaction), name="gin-watchdog")
+        interaction.extras[DEFERRING] = task
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    asyncio.get_running_loop().call_later(WATCHDOG_SECONDS, check)
+
+
+async def _rescue(interaction: discord.Interaction[Any]) -> None:
+    """An interaction nearly out of time: defer it for a handler still at work (it answers
+    later through the same token), or apologise when no handler took it at all."""
+    try:
+        if interaction.extras.get(HANDLED):
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            return
+        log.info("nothing handled %s; answering it", _describe(interaction))
+        await interaction.response.send_message(
+            embed=error_embed(UNKNOWN_COMPONENT), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+    except (discord.HTTPException, discord.InteractionResponded) as failure:
+        log.info("could not rescue %s: %s", _describe(interaction), failure)

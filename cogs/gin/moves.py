@@ -1,0 +1,210 @@
+"""The one move path: a slash command or a button, checked and committed, answered, then shown.
+
+Once the table service has committed a move, the move stands whatever Discord does next: the
+answer to the interaction gets ``ANSWER_GRACE`` seconds, and the sync of every screen (the
+mover's own hand included, when the answer did not show it) and the bot's next turn run after
+it in any case. An answer that fails, or lands late, never leaves a screen behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.gin import Card, parse_card
+from bot.gin.hand import ActionKind
+from bot.render import describe_action, showdown_panel
+from bot.tables import MoveOutcome, Table, TableError, TableService
+from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.views import embed
+
+if TYPE_CHECKING:
+    from cogs.gin.display import TableDisplay
+    from cogs.gin.opponent import BotOpponent
+
+log = logging.getLogger(__name__)
+
+ANSWER_GRACE = 1.5  # seconds an answer may take before the screens are synced without it
+
+GAME_OVER = (
+    "This game is over; its buttons no longer do anything. Start a new one with `/gin challenge`."
+)
+
+
+def done_text(outcome: MoveOutcome) -> str:
+    """What the mover did, in their own words (their private hand's note)."""
+    action = outcome.action
+    return {
+        ActionKind.PASS: "You passed on the upcard.",
+        ActionKind.DRAW_STOCK: f"You drew {outcome.drawn} from the stock.",
+        ActionKind.DRAW_DISCARD: f"You took {outcome.drawn} from the discard pile.",
+        ActionKind.DISCARD: f"You discarded {action.card}.",
+        ActionKind.KNOCK: f"You knocked, discarding {action.card} face down.",
+        ActionKind.BIG_GIN: "You declared Big Gin!",
+    }[action.kind]
+
+
+def committed_text(outcome: MoveOutcome) -> str:
+    """The apology for an error after a move was committed: the move was made."""
+    done = done_text(outcome).removesuffix(".").removesuffix("!")
+    return (
+        f"Your move was made ({done[0].lower()}{done[1:]}), but I couldn't show it here. "
+        "Your hand message is up to date; `/gin hand` shows it again."
+    )
+
+
+class Moves:
+    """Makes moves for people: commands in the channel, buttons and menus on private hands."""
+
+    def __init__(
+        self,
+        service: TableService,
+        display: TableDisplay,
+        opponent: BotOpponent,
+        activity: Callable[[], AbstractAsyncContextManager[None]],
+    ) -> None:
+        self.service = service
+        self.display = display
+        self.opponent = opponent
+        self.activity = activity
+        self._late: set[asyncio.Task[Any]] = set()
+
+    async def by_command(
+        self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
+    ) -> None:
+        """A move by slash command in the table's channel."""
+        async with self.activity():
+            table = self.service.require_table(str(interaction.channel_id))
+            card = None if card_text is None else parse_card(card_text)
+            outcome = await self.service.play(table, str(interaction.user.id), kind, card)
+            await self._answer_and_show(interaction, outcome, panel=False)
+
+    async def by_panel(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        move: int,
+        kind: ActionKind,
+        card: Card | None,
+    ) -> None:
+        """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
+        async with funnel(interaction), self.activity():
+            table = self.service.by_id(table_id)
+            if table is None:
+                raise TableError(GAME_OVER)
+            outcome = await self.service.play(
+                table, str(interaction.user.id), kind, card, expected_move=move
+            )
+            await self._answer_and_show(interaction, outcome, panel=True)
+
+    async def _answer_and_show(
+        self, interaction: discord.Interaction[Any], outcome: MoveOutcome, *, panel: bool
+    ) -> None:
+        table, seat = outcome.table, outcome.seat
+        interaction.extras[COMMITTED] = committed_text(outcome)
+        message = interaction.message.id if panel and interaction.message is not None else None
+        try:
+            self.set_notes(outcome)
+            in_dm = interaction.guild_id is None
+            embeds, view = self.move_reply(outcome, in_dm=panel and in_dm)
+
+            async def answer() -> None:
+                if panel:
+                    await update(interaction, embeds=embeds, view=view)
+                else:
+                    await send(interaction, embeds=embeds, view=view)
+
+            if await self.answer_in_time(answer, table, seat, message):
+                if message is not None:
+                    self.display.remember(table, seat, message, embeds, view)
+                if not in_dm:  # a private reply in the channel
+                    self.display.shown_privately(table, seat, interaction, embeds, view)
+            else:
+                self.display.unshown(table, seat, message)
+        finally:
+            await self.display.sync(table)
+            self.opponent.nudge(table)
+
+    async def answer_in_time(
+        self,
+        answer: Callable[[], Awaitable[None]],
+        table: Table,
+        seat: int,
+        message: int | None,
+    ) -> bool:
+        """Send the answer to a committed move; True once it landed. False when it failed,
+        or is still on its way after ANSWER_GRACE seconds: if it lands later, what it shows
+        may be older than the table, so the mover's screen is synced again then."""
+        task = asyncio.ensure_future(answer())
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_GRACE)
+        if not done:
+            log.warning("the answer to a move at table %s is slow; showing it anyway", table.id)
+            self._late.add(task)
+            task.add_done_callback(lambda t: self._landed_late(t, table, seat, message))
+            return False
+        error = task.exception()
+        if error is not None:
+            log.warning(
+                "a move at table %s was committed but its answer failed: %r", table.id, error
+            )
+            return False
+        return True
+
+    def _landed_late(
+        self, task: asyncio.Task[Any], table: Table, seat: int, message: int | None
+    ) -> None:
+        self._late.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.info("the late answer to a move at table %s failed: %r", table.id, error)
+            return
+        self.display.unshown(table, seat, message)
+        self.display.sync_soon(table)
+
+    async def stop(self) -> None:
+        """Answers still retrying at shutdown are given up: the screens were synced."""
+        for task in list(self._late):
+            task.cancel()
+        if self._late:
+            await asyncio.wait(self._late, timeout=2)
+
+    def set_notes(self, outcome: MoveOutcome) -> None:
+        """What each player's private hand says happened last."""
+        table = outcome.table
+        assert table.match is not None
+        action = outcome.action
+        notes = self.display.notes
+        notes[(table.id, outcome.seat)] = done_text(outcome)
+        if outcome.finished_hand is not None:
+            notes.pop((table.id, 0), None)
+            notes.pop((table.id, 1), None)
+            return
+        # The other player hears when the turn passes to them, and when a card they could
+        # track is taken from the pile; a plain stock draw would only churn their message.
+        if table.match.hand.turn != outcome.seat or action.kind is ActionKind.DRAW_DISCARD:
+            public = table.match.hand.public_actions()[-1]
+            notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
+
+    def move_reply(
+        self, outcome: MoveOutcome, *, in_dm: bool = False
+    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        """What the mover sees: their updated hand, or the showdown when the hand ended."""
+        table = outcome.table
+        match = table.match
+        assert match is not None
+        record = outcome.finished_hand
+        if record is None:
+            rendered = self.display.private_hand(table, outcome.seat)
+            return rendered.embeds, rendered.view
+        embeds = [embed(showdown_panel(match, record.number, record.result))]
+        if match.is_over or in_dm:
+            return embeds, None  # the new hand arrives as a new DM
+        rendered = self.display.private_hand(table, outcome.seat)
+        return [*embeds, *rendered.embeds], rendered.view
