@@ -1,0 +1,209 @@
+"""A Discord that fails the way the real one does: a committed move always reaches every screen.
+
+The answer to a move can fail (400), keep failing (500 until the interaction expires), wait for
+a long 429, or arrive too late (10062); a screen update can get a 503 or a burst of 429s. In each
+case the move counts once, the mover's own hand and the next player's buttons catch up within
+seconds while nobody moves, and no message says nothing changed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from bot.client import GinBot
+from bot.gin.hand import Action, ActionKind, Phase
+from bot.tables import Table
+from cogs.gin.display import PUBLIC_EDIT_INTERVAL
+from tests.e2e.conftest import World
+from tests.e2e.driver import Game
+from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
+from tests.fakediscord import FakeDiscord, Message
+
+CALLBACK = "/callback"
+FAULTS = {
+    "400": {"status": 400, "code": 50035},
+    "500 until the token expires": {"status": 500, "code": 0, "count": FakeDiscord.FOREVER},
+    "late interaction (10062)": {"status": 404, "code": 10062},
+}
+
+
+def dm_hand(fake: FakeDiscord, table: Table, seat: int) -> Message:
+    entry = table.display["hands"][str(seat)]
+    return fake.message(entry["message"])
+
+
+def never_said_nothing_changed(fake: FakeDiscord) -> None:
+    said = [m.text for m in fake.all_bot_messages() if "nothing was changed" in m.text.lower()]
+    assert not said, f"a reply said nothing changed after a move was made: {said}"
+
+
+async def public_is_quiet(game: Game) -> None:
+    """Wait until no delayed edit of the public table is due: such an edit syncs every screen,
+    which would hide a move whose own sync never ran."""
+    assert game.table is not None
+    table = game.table
+    display = game.bot.get_cog("GinCog").display  # type: ignore[union-attr]
+
+    def quiet() -> bool:
+        edited = display._public_edited.get(table.id)
+        recent = edited is not None and time.monotonic() - edited < PUBLIC_EDIT_INTERVAL
+        return table.id not in display._public_pending and not recent
+
+    await game.fake.wait_for(quiet, what="the public table to be quiet")
+
+
+async def discard_position(game: Game) -> tuple[int, Action]:
+    """Play quiet moves until someone is to discard; their seat and a quiet discard."""
+    await advance(game, lambda m: m.hand.phase is Phase.DISCARD)
+    await settle()
+    await public_is_quiet(game)
+    action = quiet_move(game.match.hand)
+    assert action.kind is ActionKind.DISCARD
+    return action.seat, action
+
+
+async def make_move_without_answer(game: Game, action: Action, via: str) -> None:
+    """Send the move; its answer is meant to fail, so nothing waits for it."""
+    assert game.table is not None and action.card is not None
+    fake, user = game.fake, game.user(action.seat)
+    if via == "command":
+        await fake.slash(user, game.channel, "gin discard", card=str(action.card), wait=False)
+        return
+    message = await game.wait_for_buttons(action.seat)
+    custom_id = f"gin:sel:{game.table.id}:{game.table.move_count}:discard"
+    await fake.select(user, message, custom_id, [str(int(action.card))], wait=False)
+
+
+async def assert_move_shown(game: Game, action: Action, moves_before: int) -> None:
+    """The move counted once, the mover's DM shows it, the next player has live buttons."""
+    assert game.table is not None
+    table, fake = game.table, game.fake
+    await fake.wait_for(lambda: table.move_count == moves_before + 1, what="the move to commit")
+    logged = await game.bot.store.moves(table.id)
+    assert len(logged) == moves_before + 1, "the move was stored more or less than once"
+    note = f"You discarded {action.card}."
+    await fake.wait_for(
+        lambda: note in dm_hand(fake, table, action.seat).text,
+        timeout=6,
+        what="the mover's DM hand to show their discard",
+    )
+    await game.wait_for_buttons(1 - action.seat)
+    assert table.move_count == moves_before + 1
+
+
+@pytest.mark.parametrize("via", ["command", "button"])
+@pytest.mark.parametrize("fault", list(FAULTS))
+async def test_a_failed_answer_still_shows_the_move(
+    world: World, bot: GinBot, fault: str, via: str
+) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    _, action = await discard_position(game)
+    moves_before = table.move_count
+    options: dict[str, Any] = dict(FAULTS[fault])
+    rule = fake.inject_fault("POST", CALLBACK, **options)
+    await make_move_without_answer(game, action, via)
+    await assert_move_shown(game, action, moves_before)
+    assert rule.hits >= 1, "the answer never reached the failing Discord"
+    rule.stop()
+    never_said_nothing_changed(fake)
+
+
+@pytest.mark.parametrize("via", ["command", "button"])
+async def test_an_answer_stuck_behind_a_long_429_still_shows_the_move(
+    world: World, bot: GinBot, via: str
+) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    _, action = await discard_position(game)
+    moves_before = table.move_count
+    rule = fake.inject_rate_limit("POST", CALLBACK, retry_after=8.0)
+    await make_move_without_answer(game, action, via)
+    await assert_move_shown(game, action, moves_before)
+    assert rule.hits == 1
+    never_said_nothing_changed(fake)
+
+
+async def test_one_503_on_the_next_players_buttons_is_mended(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    seat, action = await discard_position(game)
+    waiting = dm_hand(fake, table, 1 - seat)
+    pings_before = len(fake.dm_messages(game.user(1 - seat)))
+    rule = fake.inject_fault("PATCH", f"/messages/{waiting.id}", status=503)
+    result = await game.button(action)
+    assert "⚠️" not in result.text, result.text
+    await game.wait_for_buttons(1 - seat)  # nobody moves: the display mends itself
+    assert rule.hits == 1
+    await fake.wait_for(
+        lambda: len(fake.dm_messages(game.user(1 - seat))) > pings_before,
+        what="the turn notification",
+    )
+
+
+async def test_a_burst_of_429s_on_one_route_is_waited_out(world: World, bot: GinBot) -> None:
+    """discord.py gives up after five 429s in a row; the display tries again later."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    seat, action = await discard_position(game)
+    waiting = dm_hand(fake, table, 1 - seat)
+    rule = fake.inject_rate_limit("PATCH", f"/messages/{waiting.id}", count=7, retry_after=0.05)
+    result = await game.button(action)
+    assert "⚠️" not in result.text, result.text
+    await game.wait_for_buttons(1 - seat)
+    assert rule.hits == 7
+
+
+def ends_the_hand(game: Game, action: Action) -> bool:
+    hand = game.match.hand
+    if action.kind in (ActionKind.KNOCK, ActionKind.BIG_GIN):
+        return True
+    return action.kind is ActionKind.DISCARD and len(hand.stock) <= hand.settings.void_stock
+
+
+async def test_one_503_on_each_new_hand_dm_is_mended(world: World, bot: GinBot) -> None:
+    import random
+
+    from tests.gin.players import choose
+
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    rng = random.Random(7)
+    rules = []
+    for _ in range(400):
+        action = choose(game.match.hand, "knocker", rng)
+        if ends_the_hand(game, action):
+            await settle()
+            await public_is_quiet(game)
+            for user in (world.alice, world.bob):
+                dm = fake.dm_channel(user)
+                rules.append(fake.inject_fault("POST", f"/channels/{dm.id}/messages", status=503))
+            number = game.match.hand_number
+            result = await game.button(action)
+            assert "⚠️" not in result.text, result.text
+            break
+        result = await game.button(action)
+        assert "⚠️" not in result.text, result.text
+    else:
+        raise AssertionError("no hand ended")
+    if game.match.is_over:
+        pytest.skip("the first hand ended the match")  # cannot happen at target 100
+
+    def dealt() -> bool:
+        hands = table.display.get("hands", {})
+        return all(hands.get(str(s), {}).get("hand") == number + 1 for s in (0, 1))
+
+    await fake.wait_for(dealt, timeout=8, what="both players' new hands by DM")
+    assert [r.hits for r in rules] == [1, 1]
+    for seat in (0, 1):
+        hand = dm_hand(fake, table, seat)
+        assert f"hand {number + 1}" in hand.text
+    await game.wait_for_buttons(game.match.hand.turn)
