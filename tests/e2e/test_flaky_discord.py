@@ -8,7 +8,6 @@ seconds while nobody moves, and no message says nothing changed.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -16,10 +15,9 @@ import pytest
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.tables import Table
-from cogs.gin.display import PUBLIC_EDIT_INTERVAL
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
+from tests.e2e.helpers_inputs import advance, public_is_quiet, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
 
 CALLBACK = "/callback"
@@ -38,21 +36,6 @@ def dm_hand(fake: FakeDiscord, table: Table, seat: int) -> Message:
 def never_said_nothing_changed(fake: FakeDiscord) -> None:
     said = [m.text for m in fake.all_bot_messages() if "nothing was changed" in m.text.lower()]
     assert not said, f"a reply said nothing changed after a move was made: {said}"
-
-
-async def public_is_quiet(game: Game) -> None:
-    """Wait until no delayed edit of the public table is due: such an edit syncs every screen,
-    which would hide a move whose own sync never ran."""
-    assert game.table is not None
-    table = game.table
-    display = game.bot.get_cog("GinCog").display  # type: ignore[union-attr]
-
-    def quiet() -> bool:
-        edited = display._public_edited.get(table.id)
-        recent = edited is not None and time.monotonic() - edited < PUBLIC_EDIT_INTERVAL
-        return table.id not in display._public_pending and not recent
-
-    await game.fake.wait_for(quiet, what="the public table to be quiet")
 
 
 async def discard_position(game: Game) -> tuple[int, Action]:

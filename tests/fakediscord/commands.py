@@ -48,12 +48,13 @@ class CommandRegistry:
     def list(self, scope: Scope) -> list[Payload]:
         return list(self.scopes.get(scope, {}).values())
 
-    def find(self, name: str, guild_id: int | None) -> Payload | None:
-        """Guild commands win over global ones; DMs only see global commands."""
+    def find(self, name: str, guild_id: int | None, *, forge: bool = False) -> Payload | None:
+        """Guild commands win over global ones; DMs only see global commands, and only those
+        allowed in DMs unless `forge` (what a modified client or a stale cache can send)."""
         if guild_id is not None and name in self.scopes.get(guild_id, {}):
             return self.scopes[guild_id][name]
         command = self.scopes.get(None, {}).get(name)
-        if command is not None and guild_id is None:
+        if command is not None and guild_id is None and not forge:
             contexts = command.get("contexts") or [0, 1]
             if 1 not in contexts or command.get("dm_permission") is False:
                 return None

@@ -357,16 +357,20 @@ class FakeDiscord:
         *,
         timeout: float = 10.0,
         wait: bool = True,
+        forge: bool = False,
         **options: Any,
     ) -> InteractionResult:
         """Runs `/command sub ...` as `user` in `channel`; returns once the bot answered
         (with `wait=False`, as soon as it was sent: for answers that are meant to fail).
+        `forge` sends a command where Discord would not offer it (a guild-only one in DMs).
 
         Options go as keywords; an option named like a keyword of this method (`timeout`)
         can be given in the positional `values` dict instead.
         """
         options = {**(values or {}), **options}
-        data, label = await self._command_data(user, channel, command, options, None, timeout)
+        data, label = await self._command_data(
+            user, channel, command, options, None, timeout, forge=forge
+        )
         record = self._new_record(APPLICATION_COMMAND, user, channel, data, label)
         return await self._dispatch(record, timeout, wait=wait)
 
@@ -518,13 +522,15 @@ class FakeDiscord:
         options: dict[str, Any],
         focused: str | None,
         timeout: float,
+        *,
+        forge: bool = False,
     ) -> tuple[Payload, str]:
         name, *path = command.strip().lstrip("/").split()
         label = "/" + " ".join([name, *path])
         guild = self.store.guilds.get(channel.guild_id) if channel.guild_id else None
         guild_id = guild.id if guild else None
         registered = await self.store.wait_for(
-            lambda: self.commands.find(name, guild_id),
+            lambda: self.commands.find(name, guild_id, forge=forge),
             timeout,
             f"command /{name} to be synced for {'guild ' + guild.name if guild else 'DMs'}",
         )

@@ -249,9 +249,7 @@ def test_bad_cards_raise() -> None:
     with pytest.raises(CardError):
         min_deadwood(["7c", "zz"])
     with pytest.raises(CardError):
-        min_deadwood([1, 1, 2])
-    with pytest.raises(CardError):
-        min_deadwood(["7c", "7♣"])
+        min_deadwood(["7c", "7c", "zz"])
     with pytest.raises(CardError):
         min_deadwood([52])
     with pytest.raises(CardError):
@@ -262,6 +260,28 @@ def test_bad_cards_raise() -> None:
         lay_off([["5h", "6h", "7h"]], ["7h", "2c"])
     with pytest.raises(CardError):
         lay_off([["5h", "6h", "7h"], ["7h", "7c", "7d"]], ["2c"])
+
+
+def test_one_deck_functions_refuse_a_repeated_card() -> None:
+    # Cards from several decks are for min_deadwood, best_discard, discard_options and
+    # arrange (tests/gin/test_multiset.py); knocking and laying off are one-deck rules.
+    repeated = [
+        lambda: min_arrangements([1, 1, 2]),
+        lambda: min_arrangements(["7c", "7♣"]),
+        lambda: is_big_gin("as as 2s 3s 4s 5h 5d 5c 9d td jd"),
+        lambda: is_set("7c 7c 7h"),
+        lambda: is_meld([5, 6, 7, 7]),
+        lambda: lay_off([["5h", "6h", "7h"]], ["2c", "2c"]),
+        lambda: lay_off([["5h", "5h", "6h", "7h"]], ["2c"]),
+        lambda: best_lay_off([["5h", "6h", "7h"]], ["2c", "Kd", "2♣"]),
+        lambda: knocker_arrangement(KNOCKER + " 4s", "2c"),
+        lambda: knocker_arrangement(KNOCKER, "2c 2c"),
+    ]
+    for call in repeated:
+        with pytest.raises(CardError, match=r"is listed twice\.$"):
+            call()
+    with pytest.raises(CardError, match=r"^2♣ is listed twice\.$"):
+        lay_off([["5h", "6h", "7h"]], ["Kd", "2c", "3d", "2♣"])
 
 
 def test_empty_and_tiny_hands() -> None:
