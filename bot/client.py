@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import time
 
 import discord
 from discord.backoff import ExponentialBackoff
@@ -18,6 +19,7 @@ from bot.tables import TableService
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.gin",)
+STEADY_SECONDS = 60.0  # a connection that lasted this long resets the reconnect backoff
 # Failures no reconnect can mend: a bad token, a refused intent, the session closed for good.
 FATAL_GATEWAY_ERRORS = (
     discord.LoginFailure,
@@ -87,6 +89,7 @@ class GinBot(commands.Bot):
         an error ends this connection only; a new one is made after a pause that grows."""
         backoff = ExponentialBackoff()
         while not self.is_closed():
+            started = time.monotonic()
             try:
                 await super().connect(reconnect=reconnect)
                 return
@@ -95,6 +98,8 @@ class GinBot(commands.Bot):
             except Exception:
                 if self.is_closed() or not reconnect:
                     raise
+                if time.monotonic() - started > STEADY_SECONDS:
+                    backoff = ExponentialBackoff()  # it had been working: start small again
                 delay = backoff.delay()
                 log.exception("the gateway connection failed; connecting again in %.1f s", delay)
                 with contextlib.suppress(Exception):

@@ -420,7 +420,7 @@ class GinCog(commands.Cog):
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         self.display.shown_privately(table, seat, interaction, rendered.embeds, rendered.view)
         try:
-            await self.display.send_private(table, seat)
+            await self.display.send_private(table, seat, again=True)
         except Exception as error:  # the reply above already shows the hand
             log.warning("could not DM the hand again at table %s: %r", table.id, error)
         await self.service.save_display(table)

@@ -372,40 +372,48 @@ class TableDisplay:
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(int(table.channel_id))
 
-    async def _post(self, table: Table, key: str, payload: Payload) -> int:
-        """Post a channel message the table needs once (a showdown, the table of a hand, the
-        result); its id. A table loaded after a restart first looks for it in the channel: the
-        bot may have stopped after posting it and before saving its id. The nonce makes
-        Discord itself answer a repeat with the message it already made."""
-        channel_id = int(table.channel_id)
+    async def _post(
+        self,
+        table: Table,
+        key: str,
+        payload: Payload,
+        channel_id: int | None = None,
+        after: int = 0,
+    ) -> int:
+        """Post a message the table needs once (a showdown, the table of a hand, the result,
+        a hand by DM); its id. A table loaded after a restart first looks for it in the channel
+        (after the message id ``after``, and never before the table began): the bot may have
+        stopped after posting it and before saving its id. The nonce makes Discord itself
+        answer a repeat made within minutes with the message it already made."""
+        channel_id = channel_id or int(table.channel_id)
         if table.id in self._recovering:
-            found = await self._posted_before(table, payload)
+            anchor = max(after, _snowflake_at(table.created_at))
+            found = await self._posted_before(channel_id, anchor, payload)
             if found is not None:
                 log.info("table %s: %s was posted before the restart", table.id, key)
                 return found
         body = {**payload, "nonce": f"{table.id}:{key}"[:25], "enforce_nonce": True}
         return await send_message(self.client, channel_id, body)
 
-    async def _posted_before(self, table: Table, payload: Payload) -> int | None:
-        """A message of the bot's in the table's channel, since the table began, with the
-        same title as the one about to be posted."""
+    async def _posted_before(self, channel_id: int, anchor: int, payload: Payload) -> int | None:
+        """A message of the bot's in the channel, after ``anchor``, whose embed has the same
+        title and footer as the one about to be posted."""
         me = self.client.user
-        title = (payload.get("embeds") or [{}])[0].get("title")
-        if me is None or not title:
+        first = (payload.get("embeds") or [{}])[0]
+        if me is None or not first.get("title"):
             return None
-        display = table.display
-        anchor = max(
-            int(display.get("public") or 0),
-            int(display.get("challenge") or 0),
-            _snowflake_at(table.created_at),
-        )
-        for message in await recent_messages(self.client, int(table.channel_id), anchor):
+        for message in await recent_messages(self.client, channel_id, anchor):
             if str(message.get("author", {}).get("id")) != str(me.id):
                 continue
-            embeds = message.get("embeds") or []
-            if embeds and embeds[0].get("title") == title:
+            embeds = message.get("embeds") or [{}]
+            if _same_heading(embeds[0], first):
                 return int(message["id"])
         return None
+
+    def _channel_anchor(self, table: Table) -> int:
+        """The newest message id of the table's channel that it knows of."""
+        display = table.display
+        return max(int(display.get("public") or 0), int(display.get("challenge") or 0))
 
     async def _post_showdowns(self, table: Table) -> None:
         assert table.match is not None
@@ -423,7 +431,8 @@ class TableDisplay:
             panel = embed(
                 showdown_panel(table.match, record.number, record.result), SHOWDOWN_COLOUR
             )
-            await self._post(table, f"s{record.number}", message_payload([panel], None))
+            payload = message_payload([panel], None)
+            await self._post(table, f"s{record.number}", payload, after=self._channel_anchor(table))
             display["shown_hands"] = record.number
             for entry in display.get("hands", {}).values():
                 if entry.get("hand") == record.number:  # that hand's buttons are finished
@@ -439,7 +448,7 @@ class TableDisplay:
             human = [p.id for seat, p in enumerate(table.players) if seat != table.bot_seat]
             payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)
             payload["allowed_mentions"] = only_users(human)
-            await self._post(table, "over", payload)
+            await self._post(table, "over", payload, after=self._channel_anchor(table))
             display["final_posted"] = True
         public = display.get("public")
         if public is not None and display.get("public_hand") == table.match.hand_number:
@@ -468,7 +477,7 @@ class TableDisplay:
             panel = embed(table_panel(table.match))
             payload = message_payload([panel], None)
             key = f"p{table.match.hand_number}"
-            message_id = await self._post(table, key, payload)
+            message_id = await self._post(table, key, payload, after=self._channel_anchor(table))
             display["public"] = message_id
             display["public_hand"] = table.match.hand_number
             self._shown[message_id] = fingerprint(payload)
@@ -586,9 +595,10 @@ class TableDisplay:
         self._shown[ref] = rendered.shown
         self._keys[ref] = rendered.key
 
-    async def send_private(self, table: Table, seat: int) -> bool:
+    async def send_private(self, table: Table, seat: int, *, again: bool = False) -> bool:
         """Send the player a new private hand message by DM; False when their DMs are closed.
-        Other failures are raised: the caller decides whether to try again."""
+        Other failures are raised: the caller decides whether to try again. ``again``: the
+        player asked for a fresh copy of the hand they have (`/gin hand`)."""
         assert table.match is not None
         display = table.display
         rendered = self.private_hand(table, seat)
@@ -596,15 +606,19 @@ class TableDisplay:
         if channel_id is None:
             return False
         number = table.match.hand_number
-        body = {**rendered.payload, "nonce": f"{table.id}:h{number}:{seat}", "enforce_nonce": True}
+        old = display.setdefault("hands", {}).get(str(seat))
+        after = int(old["message"]) if old else 0
         try:
-            message_id = await send_message(self.client, channel_id, body)
+            if again:
+                message_id = await send_message(self.client, channel_id, rendered.payload)
+            else:
+                key = f"h{number}:{seat}"
+                message_id = await self._post(table, key, rendered.payload, channel_id, after)
         except discord.Forbidden as error:
             if error.code != CLOSED_DMS:
                 log.warning("DM to seat %s of table %s refused: %s", seat, table.id, error)
             await self._dms_closed(table, seat)
             return False
-        old = display.setdefault("hands", {}).get(str(seat))
         display["hands"][str(seat)] = {
             "channel": channel_id,
             "message": message_id,
@@ -818,6 +832,15 @@ class TableDisplay:
 def only_users(user_ids: list[str]) -> dict[str, Any]:
     """``allowed_mentions`` for a raw payload: exactly these users may be notified."""
     return {"parse": [], "users": list(user_ids)}
+
+
+def _same_heading(shown: Payload, wanted: Payload) -> bool:
+    """Two embeds with the same title and footer: the same message of the same table."""
+    footer = (shown.get("footer") or {}).get("text")
+    return bool(
+        shown.get("title") == wanted.get("title")
+        and footer == (wanted.get("footer") or {}).get("text")
+    )
 
 
 def _snowflake_at(moment: datetime | None) -> int:
