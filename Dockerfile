@@ -20,5 +20,7 @@ USER gin
 VOLUME ["/data"]
 
 # docker stop sends SIGTERM: the bot finishes moves in flight, commits and closes the database.
+# Run with a restart policy (docker run --restart unless-stopped): if the Discord client ever
+# stops for good the bot exits with status 1, and Docker starts it again.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]
