@@ -286,8 +286,10 @@ class TableDisplay:
                 self._settled(table)
             else:
                 self._retry_later(table)
-        if not table.is_open and table.id not in self._retries:
-            self.forget(table)
+            # A closed table's last sync forgets it; not while another sync waits to show
+            # what came after (the move that closed it, say).
+            if not table.is_open and table.id not in self._retries and table.id not in self._dirty:
+                self.forget(table)
 
     def _settled(self, table: Table) -> None:
         self._recovering.discard(table.id)
