@@ -190,3 +190,91 @@ async def test_one_503_on_each_new_hand_dm_is_mended(world: World, bot: GinBot) 
         hand = dm_hand(fake, table, seat)
         assert f"hand {number + 1}" in hand.text
     await game.wait_for_buttons(game.match.hand.turn)
+
+
+async def test_a_failed_answer_updates_the_latest_private_reply_when_dms_are_closed(
+    world: World, bot: GinBot
+) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    fake.close_dms(world.alice)
+    fake.close_dms(world.bob)
+    table = await start_game(game, world.alice, world.bob)
+    _, action = await discard_position(game)
+    user = game.user(action.seat)
+    shown = await fake.slash(user, game.channel, "gin hand")
+    assert shown.ephemeral and shown.message is not None
+    moves_before = table.move_count
+    rule = fake.inject_fault("POST", CALLBACK, status=404, code=10062)
+    await make_move_without_answer(game, action, "command")
+    await fake.wait_for(lambda: table.move_count == moves_before + 1, what="the move")
+    reply = shown.message
+    await fake.wait_for(
+        lambda: f"You discarded {action.card}." in fake.message(reply.id).text,
+        timeout=6,
+        what="the latest private reply to show the discard",
+    )
+    assert rule.hits == 1
+    never_said_nothing_changed(fake)
+
+
+async def test_a_hand_that_cannot_be_sent_by_dm_falls_back_to_the_channel(
+    world: World, bot: GinBot
+) -> None:
+    """A DM channel that keeps failing (503 on every send): after a few tries the player is
+    mentioned in the channel and plays through `/gin hand`."""
+    fake = world.fake
+    dm = fake.dm_channel(world.bob)
+    rule = fake.inject_fault(
+        "POST", f"/channels/{dm.id}/messages", status=503, count=FakeDiscord.FOREVER
+    )
+    game = Game(world, bot)
+    result = await fake.slash(world.alice, world.channel, "gin challenge", opponent=world.bob)
+    table = bot.service.in_channel(str(world.channel.id))
+    assert table is not None and result.message is not None
+    await fake.click(world.bob, result.message, f"gin:ch:{table.id}:accept")
+    game.table = table
+    game.users = {str(world.alice.id): world.alice, str(world.bob.id): world.bob}
+
+    def told_in_channel() -> bool:
+        return any(
+            world.bob.mention in m.content and "/gin hand" in m.text
+            for m in fake.channel_messages(world.channel)
+        )
+
+    await fake.wait_for(told_in_channel, timeout=10, what="bob to be told in the channel")
+    seat = table.seat_of(str(world.bob.id))
+    assert table.display["dm_closed"][str(seat)] == game.match.hand_number
+    assert rule.hits >= 3
+    shown = await fake.slash(world.bob, world.channel, "gin hand")
+    assert shown.ephemeral and "Your hand" in shown.text
+    rule.stop()
+
+
+async def test_a_slow_move_is_deferred_in_time_and_answered_after(
+    world: World, bot: GinBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handler that takes longer than Discord's 3 s: the watchdog defers the click in time,
+    and the move's answer then edits the hand message through the interaction."""
+    import asyncio
+
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    seat, action = await discard_position(game)
+    play = bot.service.play
+
+    async def slow_play(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(2.5)
+        return await play(*args, **kwargs)
+
+    monkeypatch.setattr(bot.service, "play", slow_play)
+    result = await game.button(action)
+    assert result.type == 6 and result.latency is not None and result.latency < 3.0
+    await fake.wait_for(
+        lambda: f"You discarded {action.card}." in dm_hand(fake, table, seat).text,
+        timeout=6,
+        what="the deferred answer",
+    )
+    await game.wait_for_buttons(1 - seat)
+    never_said_nothing_changed(fake)
