@@ -88,7 +88,6 @@ class GinCog(commands.Cog):
         await self.timers.stop()
         await self.opponent.stop()
         await self.display.stop()
-        await self.moves.stop()
         current = asyncio.current_task()
         pending = {t for t in self._in_flight if t is not current and not t.done()}
         if pending:

@@ -3,7 +3,7 @@
 Once the table service has committed a move, the move stands whatever Discord does next: the
 answer to the interaction gets ``ANSWER_GRACE`` seconds, and the sync of every screen (the
 mover's own hand included, when the answer did not show it) and the bot's next turn run after
-it in any case. An answer that fails, or lands late, never leaves a screen behind.
+it in any case. An answer that fails, or is still retrying, never leaves a screen behind.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.gin import Card, parse_card
@@ -29,7 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ANSWER_GRACE = 1.5  # seconds an answer may take before the screens are synced without it
+# Seconds an answer may take before the screens are synced without it: Discord drops an
+# answer that comes more than 3 s after the interaction.
+ANSWER_GRACE = 2.5
 
 GAME_OVER = (
     "This game is over; its buttons no longer do anything. Start a new one with `/gin challenge`."
@@ -72,7 +75,6 @@ class Moves:
         self.display = display
         self.opponent = opponent
         self.activity = activity
-        self._late: set[asyncio.Task[Any]] = set()
 
     async def by_command(
         self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
@@ -119,7 +121,7 @@ class Moves:
                 else:
                     await send(interaction, embeds=embeds, view=view)
 
-            if await self.answer_in_time(answer, table, seat, message):
+            if await self.answer_in_time(answer, table):
                 if message is not None:
                     self.display.remember(table, seat, message, embeds, view)
                 if not in_dm:  # a private reply in the channel
@@ -130,50 +132,23 @@ class Moves:
             await self.display.sync(table)
             self.opponent.nudge(table)
 
-    async def answer_in_time(
-        self,
-        answer: Callable[[], Awaitable[None]],
-        table: Table,
-        seat: int,
-        message: int | None,
-    ) -> bool:
-        """Send the answer to a committed move; True once it landed. False when it failed,
-        or is still on its way after ANSWER_GRACE seconds: if it lands later, what it shows
-        may be older than the table, so the mover's screen is synced again then."""
-        task = asyncio.ensure_future(answer())
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_GRACE)
-        if not done:
-            log.warning("the answer to a move at table %s is slow; showing it anyway", table.id)
-            self._late.add(task)
-            task.add_done_callback(lambda t: self._landed_late(t, table, seat, message))
+    async def answer_in_time(self, answer: Callable[[], Awaitable[None]], table: Table) -> bool:
+        """Send the answer to a committed move; True once it landed. False when it failed, or
+        was still being retried after ANSWER_GRACE seconds (a 5xx, a long 429): by then it
+        would reach Discord too late to count, so it is given up and the screens are synced
+        without it."""
+        try:
+            async with asyncio.timeout(ANSWER_GRACE):
+                await answer()
+        except TimeoutError:
+            log.warning("the answer to a move at table %s took too long; given up", table.id)
             return False
-        error = task.exception()
-        if error is not None:
+        except (discord.HTTPException, discord.InteractionResponded, aiohttp.ClientError) as error:
             log.warning(
                 "a move at table %s was committed but its answer failed: %r", table.id, error
             )
             return False
         return True
-
-    def _landed_late(
-        self, task: asyncio.Task[Any], table: Table, seat: int, message: int | None
-    ) -> None:
-        self._late.discard(task)
-        if task.cancelled():
-            return
-        error = task.exception()
-        if error is not None:
-            log.info("the late answer to a move at table %s failed: %r", table.id, error)
-            return
-        self.display.unshown(table, seat, message)
-        self.display.sync_soon(table)
-
-    async def stop(self) -> None:
-        """Answers still retrying at shutdown are given up: the screens were synced."""
-        for task in list(self._late):
-            task.cancel()
-        if self._late:
-            await asyncio.wait(self._late, timeout=2)
 
     def set_notes(self, outcome: MoveOutcome) -> None:
         """What each player's private hand says happened last."""
