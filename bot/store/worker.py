@@ -47,7 +47,7 @@ def loop_connection(conn: aiosqlite.Connection) -> sqlite3.Connection:
     attribute as ``run_in_worker``, checked at start-up the same way.
     """
     try:
-        return cast(sqlite3.Connection, conn._conn)
+        return conn._conn
     except AttributeError as error:
         raise RuntimeError(
             f"aiosqlite {aiosqlite.__version__} no longer exposes its sqlite3 connection; "
