@@ -495,6 +495,7 @@ class TableService:
         match = self._match(table)
         snapshot = _snapshot(table, match)
         result = match.resign(seat, reason)
+        assert result is not None  # a two-player match ends when a player concedes
         try:
             async with self._ratings_lock:
                 ratings = await self._new_ratings(table, result)

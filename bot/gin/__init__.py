@@ -8,6 +8,10 @@ The three checkable functions take cards in any text form of the rule book (``10
   deadwood, or ``(None, 0)`` when all 11 cards meld (Big Gin);
 - ``lay_off(knocker_melds, defender_cards)``: the defender's least deadwood after choosing
   their own melds and laying off onto the knocker's melds.
+
+``min_deadwood``, ``best_discard``, ``discard_options`` and ``arrange`` also take hands from
+several decks (a card up to four times, RULES.md 10.3); ``distinct_suits=True`` asks that a
+set's suits all differ. ``lay_off`` and the other knocking functions take one deck only.
 """
 
 from bot.gin.cards import DECK, Card, format_cards, parse_card, parse_cards
@@ -19,6 +23,7 @@ from bot.gin.melds import (
     arrange,
     best_discard,
     best_lay_off,
+    discard_options,
     lay_off,
     min_deadwood,
 )
@@ -47,6 +52,7 @@ __all__ = [
     "arrange",
     "best_discard",
     "best_lay_off",
+    "discard_options",
     "format_cards",
     "lay_off",
     "min_deadwood",

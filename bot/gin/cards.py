@@ -66,6 +66,30 @@ def card_value(card: int) -> int:
     return min(card % 13 + 1, 10)
 
 
+def _spellings() -> dict[str, Card]:
+    """Every compact spelling of every card: rank and suit in any case and alias, no spaces."""
+    ranks: dict[int, set[str]] = {}
+    for text, rank in _RANK_ALIASES.items():
+        ranks.setdefault(rank, set()).update({text, text.upper()})
+    suits: dict[int, set[str]] = {}
+    for text, suit in _SUIT_ALIASES.items():
+        suits.setdefault(suit, set()).update({text, text.upper()})
+        if not text.isalpha():
+            suits[suit].add(text + "\ufe0f")  # the emoji-presentation form
+    return {
+        r + s: DECK[suit * 13 + rank]
+        for rank, rank_texts in ranks.items()
+        for suit, suit_texts in suits.items()
+        for r in rank_texts
+        for s in suit_texts
+    }
+
+
+CARD_BY_TEXT: dict[str, Card] = _spellings()
+"""Text to card for every spelling ``parse_card`` accepts without spaces (``10♥``, ``th``,
+``TH``, ``Q♡``...): the common case of reading a card is one dict lookup."""
+
+
 def parse_card(text: str | int) -> Card:
     """Read a card typed by a person: rank then suit, any case (``10♥``, ``Th``, ``qs``, ``A♠``).
 
@@ -77,6 +101,14 @@ def parse_card(text: str | int) -> Card:
         if 0 <= text < 52:
             return DECK[text]
         raise CardError(f"There is no card number {text}.")
+    found = CARD_BY_TEXT.get(text)
+    if found is not None:
+        return found
+    return _parse_text(text)
+
+
+def _parse_text(text: str) -> Card:
+    """The full reading of card text: spaces and emoji selectors anywhere, any case."""
     cleaned = "".join(text.split()).replace("\ufe0f", "")
     if len(cleaned) < 2:
         raise CardError(_card_help(text))

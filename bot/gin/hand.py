@@ -1,13 +1,14 @@
 """One hand of Gin Rummy as an explicit state machine: deal, upcard offer, turns, showdown.
 
 Turn order and dealing work on a tuple of seats, so hands with more than two players (the
-multi-player modes) use the same machine; the showdown itself is between two players, as in
-every mode that knocks.
+elimination mode) use the same machine; the showdown itself is between two players, as in
+every mode that knocks. ``HandRules`` holds the switches the modes turn: several decks, no
+pass round on the first upcard, gin only, and a reshuffled stock instead of a void hand.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -17,14 +18,44 @@ from bot.gin.melds import (
     Arrangement,
     arrange,
     best_lay_off,
+    discard_options,
     is_big_gin,
     knocker_arrangement,
     min_deadwood,
 )
 from bot.gin.settings import Settings
-from bot.gin.shuffle import new_seed, shuffled
+from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
 HAND_SIZE = 10
+MAX_DECKS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class HandRules:
+    """What a mode changes in a hand; the defaults are the two-player game of RULES.md 3-8."""
+
+    decks: int = 1
+    upcard_offer: bool = True  # the first upcard is offered round before anyone draws
+    knocking: bool = True  # False: gin only, ten melded cards after the discard
+    reshuffle: bool = False  # an empty stock is refilled from the pile, never a void hand
+    distinct_suits: bool = False  # with several decks, a set's suits must all differ
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.decks <= MAX_DECKS:
+            raise ValueError(f"a hand is played with 1 to {MAX_DECKS} decks")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> HandRules:
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+CLASSIC_RULES = HandRules()
 
 
 class Phase(StrEnum):
@@ -43,6 +74,7 @@ class ActionKind(StrEnum):
     DISCARD = "discard"
     KNOCK = "knock"
     BIG_GIN = "big_gin"
+    LEAVE = "leave"  # a player left the hand (resigned or out of time); recorded, not played
 
 
 class Outcome(StrEnum):
@@ -172,6 +204,9 @@ class Hand:
     actions: list[Action] = field(default_factory=list)
     result: HandResult | None = None
     first_upcard: Card | None = None
+    rules: HandRules = CLASSIC_RULES
+    reshuffles: int = 0  # times the pile became the stock (reshuffle rule)
+    set_aside: list[Card] = field(default_factory=list)  # cards of players who left the hand
 
     # --- creation -------------------------------------------------------------------------
 
@@ -183,6 +218,7 @@ class Hand:
         names: tuple[str, ...],
         settings: Settings | None = None,
         seed: str | None = None,
+        rules: HandRules = CLASSIC_RULES,
     ) -> Hand:
         """Shuffle and deal: ten cards each, one at a time from the dealer's left, then the upcard.
 
@@ -190,10 +226,11 @@ class Hand:
         """
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise ValueError("a hand needs at least two distinct seats")
-        if HAND_SIZE * len(seats) + 1 >= len(DECK):
-            raise ValueError("too many players for one deck")
+        cards = DECK * rules.decks
+        if HAND_SIZE * len(seats) + 1 >= len(cards):
+            raise ValueError(f"too many players for {rules.decks} deck(s)")
         seed = seed or new_seed()
-        deck = shuffled(DECK, seed)  # deck[0] is the top card
+        deck = shuffled(cards, seed)  # deck[0] is the top card
         hands: dict[int, list[Card]] = {seat: [] for seat in seats}
         position = 0
         for _ in range(HAND_SIZE):
@@ -211,9 +248,10 @@ class Hand:
             hands=hands,
             stock=stock,
             discard_pile=[upcard],
-            phase=Phase.UPCARD,
+            phase=Phase.UPCARD if rules.upcard_offer else Phase.DRAW,
             turn=seats[0],
             first_upcard=upcard,
+            rules=rules,
         )
 
     @classmethod
@@ -225,11 +263,15 @@ class Hand:
         settings: Settings,
         seed: str,
         actions: list[Action],
+        rules: HandRules = CLASSIC_RULES,
     ) -> Hand:
         """The state reached by dealing from ``seed`` and applying ``actions`` in order."""
-        hand = cls.deal(seats, dealer, names, settings, seed)
+        hand = cls.deal(seats, dealer, names, settings, seed, rules)
         for action in actions:
-            hand.apply(action)
+            if action.kind is ActionKind.LEAVE:
+                hand.remove_seat(action.seat)
+            else:
+                hand.apply(action)
         return hand
 
     # --- reading --------------------------------------------------------------------------
@@ -262,24 +304,51 @@ class Hand:
         if self.phase is Phase.UPCARD:
             return [Action(ActionKind.DRAW_DISCARD, me), Action(ActionKind.PASS, me)]
         if self.phase is Phase.DRAW:
-            actions = [Action(ActionKind.DRAW_STOCK, me)]
+            actions = [Action(ActionKind.DRAW_STOCK, me)] if self.stock else []
             if not self.stock_only and self.discard_pile:
                 actions.append(Action(ActionKind.DRAW_DISCARD, me))
             return actions
         cards = self.hands[me]
+        distinct = sort_cards(set(cards))
         actions = [
-            Action(ActionKind.DISCARD, me, c)
-            for c in sort_cards(cards)
-            if c != self.taken_from_discard
+            Action(ActionKind.DISCARD, me, c) for c in distinct if c != self.taken_from_discard
         ]
-        for card in sort_cards(cards):
+        limit = self.knock_limit
+        for card in distinct:
             if card == self.taken_from_discard:
                 continue
-            if self._deadwood_without(card) <= self.settings.knock_limit:
+            if self._deadwood_without(card) <= limit:
                 actions.append(Action(ActionKind.KNOCK, me, card))
-        if self.settings.big_gin and is_big_gin(cards):
+        if self.big_gin_allowed and is_big_gin(cards):
             actions.append(Action(ActionKind.BIG_GIN, me))
         return actions
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood a player may knock with: 0 (gin only) when knocking is off."""
+        return self.settings.knock_limit if self.rules.knocking else 0
+
+    @property
+    def big_gin_allowed(self) -> bool:
+        return self.settings.big_gin and self.rules.knocking and self.rules.decks == 1
+
+    def deadwood(self, cards: list[Card]) -> int:
+        """The least deadwood of these cards under this hand's rules."""
+        if self.rules.decks == 1:
+            return min_deadwood(cards)
+        return min_deadwood(cards, distinct_suits=self.rules.distinct_suits)
+
+    def discard_options(self, cards: list[Card]) -> dict[Card, int]:
+        """For each different card, the least deadwood left after discarding one of it."""
+        if self.rules.decks == 1:
+            return discard_options(cards)
+        return discard_options(cards, distinct_suits=self.rules.distinct_suits)
+
+    def arrangement(self, cards: list[Card]) -> Arrangement:
+        """The best arrangement of these cards under this hand's rules."""
+        if self.rules.decks == 1:
+            return arrange(cards)
+        return arrange(cards, distinct_suits=self.rules.distinct_suits)
 
     def public_actions(self) -> list[Action]:
         """The actions as a spectator saw them: a card taken from the discard pile is named, a
@@ -334,12 +403,18 @@ class Hand:
                     f"First decide on the upcard {upcard}: take it from the discard pile or pass."
                 )
             return
+        if kind is ActionKind.LEAVE:
+            raise IllegalMove("Leaving a hand is not a move.")
         if kind is ActionKind.PASS:
             instead = (
                 "draw a card instead, from the stock or the discard pile"
                 if self.phase is Phase.DRAW
                 else "discard a card instead, or knock"
             )
+            if not self.rules.upcard_offer:
+                raise IllegalMove(
+                    "There is no passing at this table: take the upcard or draw from the stock."
+                )
             raise IllegalMove(
                 f"You can pass only on the upcard at the start of the hand: {instead}."
             )
@@ -355,6 +430,8 @@ class Hand:
             return
         # Phase.DISCARD
         if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+            if not self.rules.knocking:
+                raise IllegalMove("You already drew this turn: now discard a card, or go gin.")
             raise IllegalMove("You already drew this turn: now discard a card, or knock.")
         if kind is ActionKind.BIG_GIN:
             self._check_big_gin()
@@ -373,10 +450,16 @@ class Hand:
             self._check_knock(card)
 
     def _check_knock(self, card: Card) -> None:
-        limit = self.settings.knock_limit
+        limit = self.knock_limit
         deadwood = self._deadwood_without(card)
         if deadwood <= limit:
             return
+        if not self.rules.knocking:
+            raise IllegalMove(
+                f"There is no knocking at this table, only gin: after discarding {card} your "
+                f"deadwood would be {deadwood}, and you can go out only when all ten cards left "
+                "meld. Discard instead."
+            )
         if limit == 0:
             raise IllegalMove(
                 f"This table plays gin only: after discarding {card} your deadwood would be "
@@ -388,18 +471,20 @@ class Hand:
         )
 
     def _check_big_gin(self) -> None:
-        if not self.settings.big_gin:
+        if not self.big_gin_allowed:
             raise IllegalMove("Big Gin is off at this table: discard a card to go gin instead.")
         cards = self.hands[self.turn]
         if not is_big_gin(cards):
-            deadwood = arrange(cards).deadwood_value
+            deadwood = self.arrangement(cards).deadwood_value
             raise IllegalMove(
                 f"Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't "
                 "Big Gin. To knock, name the card to discard face down."
             )
 
     def _deadwood_without(self, card: Card) -> int:
-        return min_deadwood([c for c in self.hands[self.turn] if c != card])
+        cards = list(self.hands[self.turn])
+        cards.remove(card)  # one copy: with several decks the hand may hold two
+        return self.deadwood(cards)
 
     # --- move handlers (called only after _check) ---------------------------------------
 
@@ -434,12 +519,44 @@ class Hand:
         self.discard_pile.append(action.card)
         self.taken_from_discard = None
         self.last_drawn = None
-        if len(self.stock) <= self.settings.void_stock:
+        if self.rules.reshuffle:
+            if not self.stock:
+                self._reshuffle()
+        elif len(self.stock) <= self.settings.void_stock:
             self.phase = Phase.OVER
             self.result = HandResult(outcome=Outcome.VOID)
             return
         self.phase = Phase.DRAW
         self.turn = self.next_seat(action.seat)
+
+    def _reshuffle(self) -> None:
+        """The stock ran out: the discard pile but its top card, shuffled, is the new stock."""
+        under = self.discard_pile[:-1]
+        if not under:
+            return
+        self.reshuffles += 1
+        seed = derive_seed(self.seed, f"reshuffle-{self.reshuffles}")
+        self.stock = list(reversed(shuffled(under, seed)))
+        self.discard_pile = self.discard_pile[-1:]
+
+    def remove_seat(self, seat: int) -> None:
+        """A player leaves the hand (elimination: resigned or out of time). Their cards are
+        set aside; the turn passes on if it was theirs. Recorded as a LEAVE action."""
+        if seat not in self.seats:
+            raise IllegalMove("You are not playing this hand.")
+        if len(self.seats) <= 2:
+            raise IllegalMove("A hand of two cannot go on without one of them.")
+        after = self.next_seat(seat)
+        self.set_aside.extend(self.hands.pop(seat))
+        self.seats = tuple(s for s in self.seats if s != seat)
+        self.passed = [s for s in self.passed if s != seat]
+        if self.turn == seat and not self.is_over:
+            self.turn = after
+            self.taken_from_discard = None
+            self.last_drawn = None
+            if self.phase is Phase.DISCARD:
+                self.phase = Phase.DRAW
+        self.actions.append(Action(ActionKind.LEAVE, seat))
 
     def _knock(self, action: Action) -> None:
         assert action.card is not None
@@ -454,6 +571,9 @@ class Hand:
         self._showdown(action.seat, None, big_gin=True)
 
     def _showdown(self, knocker: int, discard: Card | None, *, big_gin: bool) -> None:
+        if len(self.seats) > 2 or not self.rules.knocking:
+            self._goes_out(knocker, discard)
+            return
         defender = self._opponent_of(knocker)
         knocker_cards = self.hands[knocker]
         defender_cards = self.hands[defender]
@@ -499,6 +619,17 @@ class Hand:
             defender_deadwood=defender_dw,
         )
 
+    def _goes_out(self, seat: int, discard: Card | None) -> None:
+        """Gin where there is no showdown (elimination): the player goes out, nobody scores."""
+        self.phase = Phase.OVER
+        self.result = HandResult(
+            outcome=Outcome.GIN,
+            knocker=seat,
+            winner=seat,
+            knock_discard=discard,
+            knocker_arrangement=self.arrangement(self.hands[seat]),
+        )
+
     def _opponent_of(self, knocker: int) -> int:
         others = [s for s in self.seats if s != knocker]
         if len(others) != 1:
@@ -509,7 +640,7 @@ class Hand:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data holding the whole state (cards as ints 0-51)."""
-        return {
+        data: dict[str, Any] = {
             "seats": list(self.seats),
             "dealer": self.dealer,
             "names": list(self.names),
@@ -528,6 +659,11 @@ class Hand:
             "result": None if self.result is None else self.result.to_dict(),
             "first_upcard": _card_or_none(self.first_upcard),
         }
+        if self.rules != CLASSIC_RULES:  # the two-player game's state reads as it always did
+            data["rules"] = self.rules.to_dict()
+            data["reshuffles"] = self.reshuffles
+            data["set_aside"] = [int(c) for c in self.set_aside]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
@@ -550,6 +686,9 @@ class Hand:
             actions=[Action.from_dict(a) for a in data.get("actions", [])],
             result=None if result is None else HandResult.from_dict(result),
             first_upcard=_deck_or_none(data.get("first_upcard")),
+            rules=HandRules.from_dict(data.get("rules")),
+            reshuffles=int(data.get("reshuffles", 0)),
+            set_aside=[DECK[c] for c in data.get("set_aside", [])],
         )
 
     def __str__(self) -> str:

@@ -1,24 +1,35 @@
-"""A match: hands played to the target, running totals, bonuses and the final winner."""
+"""A match: hands played under a mode (RULES.md 9 and 10) to its end, totals, bonuses, places.
+
+The mode (``bot.gin.modes``) decides who plays which hand, under which hand rules, and how the
+hands add up; the match holds the state every mode shares: the players in seat order, the side
+each seat plays for (a team, or the player alone), the running totals per side, the hands being
+played now (one board, or two for teams) and the finished ones.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.gin.cards import DECK, Card
 from bot.gin.errors import IllegalMove
-from bot.gin.hand import Action, Hand, HandResult, Outcome
-from bot.gin.settings import NextDealer, Settings
+from bot.gin.hand import CLASSIC_RULES, Action, Hand, HandResult, HandRules
+from bot.gin.settings import Settings
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
-FORMAT_VERSION = 1
+if TYPE_CHECKING:
+    from bot.gin.modes import Mode
+
+FORMAT_VERSION = 2
+OLD_FORMATS = (1,)  # read as classic matches
 
 
 class EndReason(StrEnum):
-    TARGET = "target"  # a player reached the target score
+    TARGET = "target"  # a player (or team) reached the target score
     RESIGN = "resign"  # a player conceded
     FORFEIT = "forfeit"  # a player ran out of time
+    LAST_LEFT = "last_left"  # elimination: one player is left
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +42,8 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A finished hand, kept small: enough to replay it and to show its result."""
+    """A finished hand (one board of it, for teams), kept small: enough to replay it and to
+    show its result."""
 
     number: int
     seats: tuple[int, ...]
@@ -39,9 +51,11 @@ class HandRecord:
     seed: str
     actions: tuple[Action, ...]
     result: HandResult
+    board: int = 0
+    rules: HandRules = CLASSIC_RULES
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "number": self.number,
             "seats": list(self.seats),
             "dealer": self.dealer,
@@ -49,6 +63,11 @@ class HandRecord:
             "actions": [a.to_dict() for a in self.actions],
             "result": self.result.to_dict(),
         }
+        if self.board:
+            data["board"] = self.board
+        if self.rules != CLASSIC_RULES:
+            data["rules"] = self.rules.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandRecord:
@@ -59,12 +78,19 @@ class HandRecord:
             seed=data["seed"],
             actions=tuple(Action.from_dict(a) for a in data["actions"]),
             result=HandResult.from_dict(data["result"]),
+            board=int(data.get("board", 0)),
+            rules=HandRules.from_dict(data.get("rules")),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """How a match ended: points, bonuses and final scores per seat, and the winner."""
+    """How a match ended: points, bonuses and final scores per side, every seat's place.
+
+    Sides are the seats themselves, except in teams, where they are the two teams. ``winner``
+    is a seat of the first place; ``placings`` gives each seat's place (1 is best; partners
+    share theirs).
+    """
 
     reason: EndReason
     winner: int
@@ -74,6 +100,10 @@ class MatchResult:
     shutout: bool
     final: tuple[int, ...]
     loser: int | None = None  # who resigned or forfeited
+    placings: tuple[int, ...] = ()
+
+    def place_of(self, seat: int) -> int:
+        return self.placings[seat]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,20 +115,34 @@ class MatchResult:
             "shutout": self.shutout,
             "final": list(self.final),
             "loser": self.loser,
+            "placings": list(self.placings),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchResult:
+        winner = data["winner"]
+        placings = data.get("placings") or [1 if s == winner else 2 for s in range(2)]
         return cls(
             reason=EndReason(data["reason"]),
-            winner=data["winner"],
+            winner=winner,
             points=tuple(data["points"]),
             game_bonus=tuple(data["game_bonus"]),
             box_bonus=tuple(data["box_bonus"]),
             shutout=data["shutout"],
             final=tuple(data["final"]),
             loser=data.get("loser"),
+            placings=tuple(placings),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """How one whole hand (both boards, for teams) was scored: the side that scored and how
+    much, or nobody (a void hand, or a teams hand whose games cancel out)."""
+
+    side: int | None
+    points: int
+    board_points: tuple[tuple[int | None, int], ...] = ()  # per board: (winning side, points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,24 +150,32 @@ class MoveReport:
     """What one move led to, so the caller knows what to show."""
 
     action: Action
-    finished_hand: HandRecord | None = None  # set when the move ended a hand
+    finished_hand: HandRecord | None = None  # set when the move ended a hand (a board)
     result: MatchResult | None = None  # set when the move ended the match
+    scored: HandScore | None = None  # set when the whole hand was scored
+    went_out: int | None = None  # elimination: the seat that went out (or left)
 
 
 @dataclass(eq=True)
 class Match:
-    """A two-player match (seats 0 and 1). Change it only through ``apply`` and ``resign``."""
+    """A match of any mode. Change it only through ``apply`` and ``resign``."""
 
     players: tuple[Player, ...]
     settings: Settings
     seed: str | None
     cuts: list[list[Card]]
-    scores: list[int]
-    hands_won: list[int]
+    scores: list[int]  # per side
+    hands_won: list[int]  # per side
     hand_number: int
-    hand: Hand
+    boards: list[Hand]
     history: list[HandRecord] = field(default_factory=list)
     result: MatchResult | None = None
+    mode_name: str = "classic"
+    sides: tuple[int, ...] = ()  # the side of each seat
+    pairing: int = 0  # teams: how often partners have switched opponents
+    dealing_side: int = 0  # teams: the team dealing this hand
+    out: list[int] = field(default_factory=list)  # elimination: seats that went out, in order
+    dropped: list[int] = field(default_factory=list)  # seats that resigned or ran out of time
 
     # --- creation -------------------------------------------------------------------------
 
@@ -133,41 +185,49 @@ class Match:
         players: list[Player] | tuple[Player, ...],
         settings: Settings | None = None,
         seed: str | None = None,
+        *,
+        mode: str = "classic",
+        teams: list[int | None] | None = None,
     ) -> Match:
-        """Cut for the deal (lower card deals, ties cut again) and deal the first hand.
+        """Cut for the deal and deal the first hand under the mode's rules.
 
         With no seed every shuffle uses the operating system's secure random source; with a
-        seed the whole match is reproducible (tests, replays).
+        seed the whole match is reproducible (tests, replays). ``teams`` (teams mode only)
+        gives a side (0 or 1) or None for each player; the seats are then arranged so that
+        partners sit across the table.
         """
+        from bot.gin.modes import find_mode
+
         players = tuple(players)
-        if len(players) != 2:
-            raise ValueError("a match is played by two players")
+        chosen = find_mode(mode)
+        chosen.check_players(len(players))
         if len({p.id for p in players}) != len(players):
             raise ValueError("players must be different people")
-        settings = settings or Settings()
-        cuts, dealer = _cut_for_deal(len(players), seed)
-        first_seed = new_seed() if seed is None else derive_seed(seed, "hand-1")
-        return cls(
-            players=players,
-            settings=settings,
-            seed=seed,
-            cuts=cuts,
-            scores=[0] * len(players),
-            hands_won=[0] * len(players),
-            hand_number=1,
-            hand=_deal_hand(players, settings, dealer, first_seed),
-        )
+        return chosen.start(players, settings or Settings(), seed, teams)
 
-    def _hand_seed(self) -> str:
+    @property
+    def mode(self) -> Mode:
+        from bot.gin.modes import find_mode
+
+        return find_mode(self.mode_name)
+
+    def hand_seed(self, board: int = 0) -> str:
+        """The seed of this hand's deal (of one board of it)."""
         if self.seed is None:
             return new_seed()
-        return derive_seed(self.seed, f"hand-{self.hand_number}")
-
-    def _deal(self, dealer: int) -> None:
-        self.hand_number += 1
-        self.hand = _deal_hand(self.players, self.settings, dealer, self._hand_seed())
+        label = f"hand-{self.hand_number}" + (f"-board-{board + 1}" if board else "")
+        return derive_seed(self.seed, label)
 
     # --- reading --------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (the first board, for teams)."""
+        return self.boards[0]
+
+    @hand.setter
+    def hand(self, value: Hand) -> None:
+        self.boards[0] = value
 
     @property
     def is_over(self) -> bool:
@@ -183,102 +243,93 @@ class Match:
                 return seat
         return None
 
+    def side_of(self, seat: int) -> int:
+        return self.sides[seat] if self.sides else seat
+
+    def partners(self, seat: int) -> list[int]:
+        """The other seats of this seat's side."""
+        side = self.side_of(seat)
+        return [s for s in range(len(self.players)) if s != seat and self.side_of(s) == side]
+
     def opponent_of(self, seat: int) -> int:
-        return 1 - seat
+        """The player this seat plays against in this hand (two-player boards only)."""
+        board = self.board_of(seat)
+        if board is None:
+            raise IllegalMove("You are not playing this hand.")
+        others = [s for s in board.seats if s != seat]
+        if len(others) != 1:
+            raise IllegalMove("This hand has more than one opponent.")
+        return others[0]
+
+    def board_index(self, seat: int) -> int | None:
+        """The board this seat plays on this hand (None: sitting out, out, or left)."""
+        for index, board in enumerate(self.boards):
+            if seat in board.seats:
+                return index
+        return None
+
+    def board_of(self, seat: int) -> Hand | None:
+        index = self.board_index(seat)
+        return None if index is None else self.boards[index]
+
+    @property
+    def in_play(self) -> list[int]:
+        """Seats still in the match (elimination: not out and not gone)."""
+        gone = set(self.out) | set(self.dropped)
+        return [s for s in range(len(self.players)) if s not in gone]
+
+    def to_act(self) -> list[int]:
+        """Seats whose turn it is, one per board still being played."""
+        if self.result is not None:
+            return []
+        return [board.turn for board in self.boards if not board.is_over]
 
     # --- moves ----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> MoveReport:
-        """Play one move; when it ends the hand, score it and deal the next (or end the match)."""
+        """Play one move on the board of the seat that makes it; when it ends the board, score
+        what the mode says and deal what comes next (or end the match)."""
         if self.result is not None:
             raise IllegalMove("This match is over.")
-        self.hand.apply(action)
-        if not self.hand.is_over:
+        index = self.board_index(action.seat)
+        if index is None:
+            raise IllegalMove(self.mode.not_playing(self, action.seat))
+        board = self.boards[index]
+        if board.is_over:
+            raise IllegalMove(
+                "Your game of this hand is over: wait for the other game to finish, then the "
+                "next hand is dealt."
+            )
+        board.apply(action)
+        if not board.is_over:
             return MoveReport(action)
-        record = self._record_hand()
-        result = self._score_hand(record.result)
-        if result is None:
-            self._deal(self._next_dealer(record.result))
-        return MoveReport(action, finished_hand=record, result=result)
+        record = self._record(index)
+        return self.mode.board_over(self, action, record)
 
-    def resign(self, seat: int, reason: EndReason = EndReason.RESIGN) -> MatchResult:
-        """End the match now: the other player wins; points stand, no bonuses are added."""
+    def resign(self, seat: int, reason: EndReason = EndReason.RESIGN) -> MatchResult | None:
+        """A player concedes or runs out of time. Two-player hands end the match for their
+        side; elimination puts the player out and plays on (None while it goes on)."""
         if self.result is not None:
             raise IllegalMove("This match is over.")
-        if not 0 <= seat < len(self.players):
+        if not 0 <= seat < len(self.players) or seat not in self.in_play:
             raise IllegalMove("You are not playing this match.")
-        winner = self.opponent_of(seat)
-        zeros = (0,) * len(self.players)
-        self.result = MatchResult(
-            reason=reason,
-            winner=winner,
-            points=tuple(self.scores),
-            game_bonus=zeros,
-            box_bonus=zeros,
-            shutout=False,
-            final=tuple(self.scores),
-            loser=seat,
-        )
-        return self.result
+        return self.mode.resign(self, seat, reason)
 
-    def _record_hand(self) -> HandRecord:
-        hand = self.hand
-        assert hand.result is not None
+    def _record(self, index: int) -> HandRecord:
+        board = self.boards[index]
+        assert board.result is not None
         record = HandRecord(
             number=self.hand_number,
-            seats=hand.seats,
-            dealer=hand.dealer,
-            seed=hand.seed,
-            actions=tuple(hand.actions),
-            result=hand.result,
+            seats=board.seats,
+            dealer=board.dealer,
+            seed=board.seed,
+            actions=tuple(board.actions),
+            result=board.result,
+            board=index,
+            rules=board.rules,
         )
         self.history.append(record)
         return record
-
-    def _score_hand(self, result: HandResult) -> MatchResult | None:
-        if result.winner is None:
-            return None
-        self.scores[result.winner] += result.points
-        self.hands_won[result.winner] += 1
-        if self.scores[result.winner] < self.settings.target:
-            return None
-        self.result = self._final_result(result.winner)
-        return self.result
-
-    def _final_result(self, reached: int) -> MatchResult:
-        settings = self.settings
-        n = len(self.players)
-        shutout = all(self.hands_won[s] == 0 for s in range(n) if s != reached)
-        game_bonus = tuple(
-            (settings.game_bonus * (2 if shutout else 1)) if s == reached else 0 for s in range(n)
-        )
-        box_bonus = tuple(settings.box_bonus * self.hands_won[s] for s in range(n))
-        final = tuple(self.scores[s] + game_bonus[s] + box_bonus[s] for s in range(n))
-        best = max(final)
-        leaders = [s for s in range(n) if final[s] == best]
-        winner = reached if reached in leaders else leaders[0]
-        return MatchResult(
-            reason=EndReason.TARGET,
-            winner=winner,
-            points=tuple(self.scores),
-            game_bonus=game_bonus,
-            box_bonus=box_bonus,
-            shutout=shutout,
-            final=final,
-        )
-
-    def _next_dealer(self, result: HandResult) -> int:
-        dealer = self.hand.dealer
-        if result.outcome is Outcome.VOID or result.winner is None:
-            return dealer
-        rule = self.settings.next_dealer
-        if rule is NextDealer.WINNER:
-            return result.winner
-        if rule is NextDealer.LOSER:
-            loser = result.loser
-            assert loser is not None
-            return loser
-        return (dealer + 1) % len(self.players)
 
     # --- serialization --------------------------------------------------------------------
 
@@ -288,8 +339,9 @@ class Match:
         ``history=False`` leaves out the finished hands, for a caller that keeps them apart
         (one record each) and passes them back to ``from_dict`` under ``"history"``.
         """
-        data = {
+        data: dict[str, Any] = {
             "version": FORMAT_VERSION,
+            "mode": self.mode_name,
             "players": [{"id": p.id, "name": p.name} for p in self.players],
             "settings": self.settings.to_dict(),
             "seed": self.seed,
@@ -297,8 +349,13 @@ class Match:
             "scores": list(self.scores),
             "hands_won": list(self.hands_won),
             "hand_number": self.hand_number,
-            "hand": self.hand.to_dict(),
+            "boards": [board.to_dict() for board in self.boards],
             "result": None if self.result is None else self.result.to_dict(),
+            "sides": list(self.sides),
+            "pairing": self.pairing,
+            "dealing_side": self.dealing_side,
+            "out": list(self.out),
+            "dropped": list(self.dropped),
         }
         if history:
             data["history"] = [h.to_dict() for h in self.history]
@@ -307,24 +364,34 @@ class Match:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
         version = data.get("version")
-        if version != FORMAT_VERSION:
+        if version != FORMAT_VERSION and version not in OLD_FORMATS:
             raise ValueError(f"unsupported match format version {version!r}")
         result = data.get("result")
+        boards = data.get("boards")
+        if boards is None:  # format 1: one two-player hand
+            boards = [data["hand"]]
+        players = tuple(Player(p["id"], p["name"]) for p in data["players"])
         return cls(
-            players=tuple(Player(p["id"], p["name"]) for p in data["players"]),
+            players=players,
             settings=Settings.from_dict(data["settings"]),
             seed=data.get("seed"),
             cuts=[[DECK[c] for c in cut] for cut in data["cuts"]],
             scores=list(data["scores"]),
             hands_won=list(data["hands_won"]),
             hand_number=data["hand_number"],
-            hand=Hand.from_dict(data["hand"]),
+            boards=[Hand.from_dict(b) for b in boards],
             history=[HandRecord.from_dict(h) for h in data.get("history", [])],
             result=None if result is None else MatchResult.from_dict(result),
+            mode_name=str(data.get("mode", "classic")),
+            sides=tuple(data.get("sides") or range(len(players))),
+            pairing=int(data.get("pairing", 0)),
+            dealing_side=int(data.get("dealing_side", 0)),
+            out=list(data.get("out", [])),
+            dropped=list(data.get("dropped", [])),
         )
 
 
-def _cut_for_deal(players: int, seed: str | None) -> tuple[list[list[Card]], int]:
+def cut_for_deal(players: int, seed: str | None) -> tuple[list[list[Card]], int]:
     """Each player cuts a card; the lowest rank deals; a tie for lowest cuts again."""
     cuts: list[list[Card]] = []
     while True:
@@ -335,9 +402,3 @@ def _cut_for_deal(players: int, seed: str | None) -> tuple[list[list[Card]], int
         holders = [seat for seat, c in enumerate(cut) if c.rank == lowest]
         if len(holders) == 1:
             return cuts, holders[0]
-
-
-def _deal_hand(players: tuple[Player, ...], settings: Settings, dealer: int, seed: str) -> Hand:
-    n = len(players)
-    seats = tuple((dealer + 1 + i) % n for i in range(n))  # from the dealer's left
-    return Hand.deal(seats, dealer, tuple(p.name for p in players), settings, seed)

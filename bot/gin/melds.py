@@ -27,6 +27,16 @@ chained to a knocker run, or is the fourth card of a knocker set, is laid off.
 
 Ordering: cards inside a meld, and deadwood, are sorted by suit then rank (card number); the
 melds of an arrangement are sorted by their cards.
+
+Reading cards: ints and ``Card`` values go straight into the mask; text is one lookup each in
+``CARD_BY_TEXT`` (every compact spelling), and anything else goes through ``parse_card``.
+
+Several decks: ``min_deadwood``, ``best_discard``, ``discard_options`` and ``arrange`` also take
+hands that hold a card more than once (elimination plays with up to four decks). Reading the
+mask finds the repeat, and the hand goes to ``bot.gin.multiset``, whose docstring tells how it
+is solved; a hand without repeats never leaves the code here, so ``distinct_suits`` (a set's
+suits must differ) changes nothing for it. Knocking and laying off are two-player rules, played
+with one deck: those functions take one deck only and refuse a repeated card.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from bot.gin.cards import DECK, Card, card_value, parse_card
+from bot.gin.cards import CARD_BY_TEXT, DECK, Card, card_value, parse_card
 from bot.gin.errors import CardError
 
 CardLike = str | int
@@ -162,8 +172,33 @@ _RUN_PATTERNS = _run_patterns()
 # --- input ----------------------------------------------------------------------------------
 
 
+class _Repeated(Exception):
+    """A hand that holds some card more than once, with its cards already read: the functions
+    that take hands from several decks catch it; ``_one_deck`` turns it into a CardError."""
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        super().__init__()
+        self.cards = cards
+
+
+def _one_deck(cards: Iterable[CardLike]) -> int:
+    """``_mask`` for the functions that take one deck only: a repeated card is a CardError."""
+    try:
+        return _mask(cards)
+    except _Repeated as repeated:
+        seen = 0
+        for card in repeated.cards:
+            if seen >> card & 1:
+                raise CardError(f"{DECK[card]} is listed twice.") from None
+            seen |= 1 << card
+        raise AssertionError("no card repeats") from None
+
+
 def _mask(cards: Iterable[CardLike]) -> int:
-    """The 52-bit mask of the cards; CardError for text that is no card or a repeated card."""
+    """The 52-bit mask of the cards.
+
+    CardError for text that is no card; ``_Repeated`` when a card repeats.
+    """
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
     elif not isinstance(cards, list | tuple):
@@ -173,20 +208,37 @@ def _mask(cards: Iterable[CardLike]) -> int:
         for c in cast("Iterable[int]", cards):
             mask |= 1 << c
     except (TypeError, ValueError):
-        return _slow_mask(cards)
-    if mask >> 52 or mask.bit_count() != len(cards):
+        return _text_mask(cards)
+    if mask.bit_count() != len(cards):
+        if mask >> 52:
+            return _slow_mask(cards)
+        raise _Repeated(cast("Sequence[int]", cards))  # ints 0-51 all: no need to read again
+    if mask >> 52:
         return _slow_mask(cards)
     return mask
 
 
-def _slow_mask(cards: Sequence[CardLike]) -> int:
+def _text_mask(cards: Sequence[CardLike]) -> int:
+    """Cards as text: one dict lookup each for the spellings people type."""
+    get = CARD_BY_TEXT.get
     mask = 0
-    for item in cards:
-        card = parse_card(item)
-        bit = 1 << card
-        if mask & bit:
-            raise CardError(f"{card} is listed twice.")
-        mask |= bit
+    try:
+        for item in cards:
+            mask |= 1 << get(item)  # type: ignore[arg-type, operator]
+    except TypeError:  # an int among the text, a spelling with spaces, or no card at all
+        return _slow_mask(cards)
+    if mask.bit_count() != len(cards):
+        raise _Repeated([CARD_BY_TEXT[item] for item in cast("Sequence[str]", cards)])
+    return mask
+
+
+def _slow_mask(cards: Sequence[CardLike]) -> int:
+    parsed = [parse_card(item) for item in cards]
+    mask = 0
+    for card in parsed:
+        mask |= 1 << card
+    if mask.bit_count() != len(parsed):
+        raise _Repeated(parsed)
     return mask
 
 
@@ -279,18 +331,18 @@ def _is_run_mask(mask: int) -> bool:
 
 
 def is_set(cards: Iterable[CardLike]) -> bool:
-    """Three or four cards of one rank."""
-    return _is_set_mask(_mask(cards))
+    """Three or four cards of one rank (one deck: a repeated card is a CardError)."""
+    return _is_set_mask(_one_deck(cards))
 
 
 def is_run(cards: Iterable[CardLike]) -> bool:
     """Three or more cards of one suit in consecutive rank (aces low: A-2-3 yes, Q-K-A no)."""
-    return _is_run_mask(_mask(cards))
+    return _is_run_mask(_one_deck(cards))
 
 
 def is_meld(cards: Iterable[CardLike]) -> bool:
     """A set or a run."""
-    mask = _mask(cards)
+    mask = _one_deck(cards)
     return _is_set_mask(mask) or _is_run_mask(mask)
 
 
@@ -312,9 +364,19 @@ class Arrangement:
         return " · ".join(parts)
 
 
-def min_deadwood(cards: Iterable[CardLike]) -> int:
-    """The least deadwood the cards can leave."""
-    return _least(_mask(cards))
+def min_deadwood(cards: Iterable[CardLike], *, distinct_suits: bool = False) -> int:
+    """The least deadwood the cards can leave.
+
+    The cards may come from several decks (a card up to four times); ``distinct_suits`` then
+    asks that a set's suits all differ. With no card repeated it changes nothing.
+    """
+    try:
+        hand = _mask(cards)
+    except _Repeated as repeated:
+        from bot.gin import multiset
+
+        return multiset.min_deadwood(repeated.cards, distinct_suits)
+    return _least(hand)
 
 
 def _suit_run_splits(mask: int) -> list[tuple[int, ...]]:
@@ -354,9 +416,12 @@ def min_arrangements(cards: Iterable[CardLike]) -> list[Arrangement]:
     """Every arrangement with the least deadwood, each meld choice once.
 
     Order: fewest melds first, then by the melds compared card by card. ``arrange`` returns the
-    first of them.
+    first of them. One deck only: a repeated card is a CardError.
     """
-    hand = _mask(cards)
+    return _min_arrangements(_one_deck(cards))
+
+
+def _min_arrangements(hand: int) -> list[Arrangement]:
     target = _least(hand)
     found: dict[frozenset[tuple[Card, ...]], Arrangement] = {}
     for chosen in _choices(hand):
@@ -382,25 +447,41 @@ def min_arrangements(cards: Iterable[CardLike]) -> list[Arrangement]:
     return sorted(found.values(), key=_arrangement_key)
 
 
-def arrange(cards: Iterable[CardLike]) -> Arrangement:
+def arrange(cards: Iterable[CardLike], *, distinct_suits: bool = False) -> Arrangement:
     """The arrangement with the least deadwood.
 
     Ties are broken by the order of ``min_arrangements``: fewest melds (so a long run stays one
-    meld), then the melds compared card by card.
+    meld), then the melds compared card by card. Cards from several decks are taken as in
+    ``min_deadwood`` (a set may then hold one card twice, unless ``distinct_suits``), with the
+    same order of ties.
     """
-    return min_arrangements(cards)[0]
+    try:
+        hand = _mask(cards)
+    except _Repeated as repeated:
+        from bot.gin import multiset
+
+        return multiset.arrange(repeated.cards, distinct_suits)
+    return _min_arrangements(hand)[0]
 
 
 # --- public: discards -----------------------------------------------------------------------
 
 
-def best_discard(cards: Iterable[CardLike]) -> tuple[Card | None, int]:
+def best_discard(
+    cards: Iterable[CardLike], *, distinct_suits: bool = False
+) -> tuple[Card | None, int]:
     """The discard leaving the least deadwood, and that deadwood; ``(None, 0)`` for Big Gin.
 
     Meant for eleven cards. Among discards leaving the same deadwood the highest-value card is
-    chosen, then the highest card number (so K♣ before K♦, and K♠ before Q♠).
+    chosen, then the highest card number (so K♣ before K♦, and K♠ before Q♠). Cards from
+    several decks are taken as in ``min_deadwood``.
     """
-    hand = _mask(cards)
+    try:
+        hand = _mask(cards)
+    except _Repeated as repeated:
+        from bot.gin import multiset
+
+        return multiset.best_discard(repeated.cards, distinct_suits)
     if not hand:
         raise CardError("There is no card to discard.")
     # The pruned set choices are safe here too: a choice left out is beaten by one that puts a
@@ -440,9 +521,18 @@ def best_discard(cards: Iterable[CardLike]) -> tuple[Card | None, int]:
     return DECK[pick], best
 
 
-def discard_options(cards: Iterable[CardLike]) -> dict[Card, int]:
-    """For each card, the least deadwood left after discarding it (cards in order)."""
-    hand = _mask(cards)
+def discard_options(cards: Iterable[CardLike], *, distinct_suits: bool = False) -> dict[Card, int]:
+    """For each card, the least deadwood left after discarding it (cards in order).
+
+    Cards from several decks are taken as in ``min_deadwood``: each different card is listed
+    once, with the deadwood after discarding one copy of it.
+    """
+    try:
+        hand = _mask(cards)
+    except _Repeated as repeated:
+        from bot.gin import multiset
+
+        return multiset.discard_options(repeated.cards, distinct_suits)
     dw = _RUN_DW
     drops = _DROPS
     left = [_BIG] * 52
@@ -465,8 +555,8 @@ def discard_options(cards: Iterable[CardLike]) -> dict[Card, int]:
 
 
 def is_big_gin(cards: Iterable[CardLike]) -> bool:
-    """Eleven cards that all meld."""
-    hand = _mask(cards)
+    """Eleven cards that all meld (one deck only: a repeated card is a CardError)."""
+    hand = _one_deck(cards)
     return hand.bit_count() == 11 and _least(hand) == 0
 
 
@@ -502,7 +592,7 @@ def _targets(knocker_melds: Iterable[Iterable[CardLike]], defender: int) -> _Tar
     info: list[tuple[str, int, int, int]] = []
     seen = 0
     for meld in knocker_melds:
-        m = _mask(meld)
+        m = _one_deck(meld)
         if m & (seen | defender):
             raise CardError(f"{_cards(m & (seen | defender))[0]} is in two places.")
         seen |= m
@@ -596,8 +686,11 @@ def _lay_off_value(hand: int, t: _Targets) -> int:
 
 
 def lay_off(knocker_melds: Iterable[Iterable[CardLike]], defender_cards: Iterable[CardLike]) -> int:
-    """The defender's least deadwood after choosing own melds and lay-offs together."""
-    hand = _mask(defender_cards)
+    """The defender's least deadwood after choosing own melds and lay-offs together.
+
+    One deck only (knocking is a two-player rule): a repeated card is a CardError.
+    """
+    hand = _one_deck(defender_cards)
     return _lay_off_value(hand, _targets(knocker_melds, hand))
 
 
@@ -622,9 +715,9 @@ def best_lay_off(
     """The defender's own melds and lay-offs chosen together for the least deadwood.
 
     Among equally good choices the defender keeps the most cards in their own melds, then the
-    first choice in a fixed search order.
+    first choice in a fixed search order. One deck only: a repeated card is a CardError.
     """
-    hand = _mask(defender_cards)
+    hand = _one_deck(defender_cards)
     t = _targets(knocker_melds, hand)
     free = 0
     for s in range(4):
@@ -700,9 +793,10 @@ def knocker_arrangement(
 ) -> Arrangement:
     """The knocker's arrangement: least deadwood, then the most deadwood left to the defender.
 
-    Remaining ties go to the first in ``min_arrangements`` order.
+    Remaining ties go to the first in ``min_arrangements`` order. One deck only: a repeated
+    card is a CardError.
     """
-    hand = _mask(defender_cards)
+    hand = _one_deck(defender_cards)
     best: Arrangement | None = None
     best_left = -1
     for arr in min_arrangements(knocker_cards):

@@ -9,6 +9,20 @@ from typing import Any
 from bot.gin.errors import SettingsError
 
 
+class SitOut(StrEnum):
+    """Three players: who deals the next hand and sits it out (RULES.md 10.1)."""
+
+    ROTATE = "rotate"  # the deal passes to the left every hand
+    LOSER = "loser"  # the loser of the hand deals the next one; the winner plays the sitter
+
+
+class SetSuits(StrEnum):
+    """Elimination with several decks: may a set hold identical cards (RULES.md 10.3)?"""
+
+    ANY = "any"
+    DIFFERENT = "different"
+
+
 class NextDealer(StrEnum):
     """Who deals the hand after a scored hand (after a void hand the dealer always stays)."""
 
@@ -27,6 +41,7 @@ BOUNDS: dict[str, tuple[int, int, str]] = {
     "void_stock": (0, 2, "The stock left when a hand is void"),
     "game_bonus": (0, 200, "The game bonus"),
     "box_bonus": (0, 50, "The box bonus"),
+    "team_target": (50, 500, "The team target"),
 }
 
 
@@ -44,6 +59,11 @@ class Settings:
     next_dealer: NextDealer = NextDealer.LOSER
     game_bonus: int = 100
     box_bonus: int = 25
+    # The modes' own settings (RULES.md 10); each mode reads only its own.
+    sit_out: SitOut = SitOut.ROTATE
+    rotate_opponents: bool = True
+    team_target: int = 125
+    set_suits: SetSuits = SetSuits.ANY
 
     def __post_init__(self) -> None:
         for name, (low, high, label) in BOUNDS.items():
@@ -56,11 +76,19 @@ class Settings:
                 )
         if not isinstance(self.big_gin, bool):
             raise SettingsError("Big Gin must be on or off.")
-        try:
-            object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
-        except ValueError:
-            choices = ", ".join(d.value for d in NextDealer)
-            raise SettingsError(f"The next dealer must be one of: {choices}.") from None
+        if not isinstance(self.rotate_opponents, bool):
+            raise SettingsError("Rotating opponents must be on or off.")
+        choice: type[StrEnum]
+        for name, choice, label in (
+            ("next_dealer", NextDealer, "The next dealer"),
+            ("sit_out", SitOut, "Who sits out"),
+            ("set_suits", SetSuits, "The suits of a set"),
+        ):
+            try:
+                object.__setattr__(self, name, choice(getattr(self, name)))
+            except ValueError:
+                choices = ", ".join(c.value for c in choice)
+                raise SettingsError(f"{label} must be one of: {choices}.") from None
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some settings changed, checked like a new one."""
@@ -71,7 +99,8 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data["next_dealer"] = self.next_dealer.value
+        for name in ("next_dealer", "sit_out", "set_suits"):
+            data[name] = getattr(self, name).value
         return data
 
     @classmethod

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from bot.gin.hand import Action, ActionKind, Hand, Phase
-from bot.gin.melds import discard_options, min_deadwood
 
 
 def choose(hand: Hand, style: str, rng: random.Random) -> Action:
@@ -18,9 +17,9 @@ def choose(hand: Hand, style: str, rng: random.Random) -> Action:
     if hand.phase in (Phase.UPCARD, Phase.DRAW):
         take = next((a for a in legal if a.kind is ActionKind.DRAW_DISCARD), None)
         if take is not None and hand.upcard is not None:
-            options = discard_options(hand.hands[me] + [hand.upcard])
+            options = hand.discard_options(hand.hands[me] + [hand.upcard])
             options.pop(hand.upcard, None)
-            if options and min(options.values()) < min_deadwood(hand.hands[me]):
+            if options and min(options.values()) < hand.deadwood(hand.hands[me]):
                 return take
         return next(
             (a for a in legal if a.kind in (ActionKind.DRAW_STOCK, ActionKind.PASS)), legal[0]
@@ -28,7 +27,7 @@ def choose(hand: Hand, style: str, rng: random.Random) -> Action:
     kinds = {a.kind for a in legal}
     if ActionKind.BIG_GIN in kinds:
         return Action(ActionKind.BIG_GIN, me)
-    options = discard_options(hand.hands[me])
+    options = hand.discard_options(hand.hands[me])
     options.pop(hand.taken_from_discard, None)  # type: ignore[arg-type]
     best = min(options, key=lambda c: (options[c], -c.value))
     knock = Action(ActionKind.KNOCK, me, best)

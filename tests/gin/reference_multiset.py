@@ -93,13 +93,16 @@ def discard_options(cards: Iterable[int], distinct_suits: bool = False) -> dict[
     return out
 
 
-def best_discard(cards: Iterable[int], distinct_suits: bool = False) -> tuple[int | None, int]:
-    """(None, 0) when every card melds; else the best discard, ties to the highest value, then
-    the highest card number."""
-    hand = list(cards)
-    if min_deadwood(hand, distinct_suits) == 0:
+def pick_discard(options: dict[int, int], whole: int) -> tuple[int | None, int]:
+    """The best discard from ``discard_options`` and the hand's own least deadwood: (None, 0)
+    when every card melds; ties go to the highest value, then the highest card number."""
+    if whole == 0:
         return None, 0
-    options = discard_options(hand, distinct_suits)
     best = min(options.values())
     pick = max((c for c, dw in options.items() if dw == best), key=lambda c: (card_value(c), c))
     return pick, best
+
+
+def best_discard(cards: Iterable[int], distinct_suits: bool = False) -> tuple[int | None, int]:
+    hand = list(cards)
+    return pick_discard(discard_options(hand, distinct_suits), min_deadwood(hand, distinct_suits))

@@ -2,7 +2,17 @@
 
 import pytest
 
-from bot.gin.cards import DECK, Card, card_value, format_cards, parse_card, parse_cards
+from bot.gin.cards import (
+    CARD_BY_TEXT,
+    DECK,
+    SUIT_LETTERS,
+    Card,
+    _parse_text,
+    card_value,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from bot.gin.errors import CardError
 
 
@@ -69,3 +79,21 @@ def test_parse_cards_and_format() -> None:
     assert parse_cards(["as", 0]) == [DECK[0], DECK[0]]
     with pytest.raises(CardError):
         parse_card(52)
+
+
+def test_the_lookup_holds_every_compact_spelling_and_agrees_with_the_parser() -> None:
+    for text, card in CARD_BY_TEXT.items():
+        assert _parse_text(text) is card, text
+    for card in DECK:
+        rank = str(card)[:-1]
+        letter = SUIT_LETTERS[card.suit]
+        spellings = [str(card), rank + letter, rank.lower() + letter.lower(), str(card) + "\ufe0f"]
+        if rank == "10":
+            spellings += ["T" + letter, "t" + letter.lower(), "t" + str(card)[-1]]
+        for text in spellings:
+            assert CARD_BY_TEXT[text] is card, text
+    assert CARD_BY_TEXT["Q♡"] is CARD_BY_TEXT["qh"] is parse_card("Q♥")
+    # Spaces and other spellings go the long way, with the same answers and errors.
+    assert parse_card(" 10 ♥ ") is parse_card("10♥")
+    with pytest.raises(CardError):
+        parse_card("10")

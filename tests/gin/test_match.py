@@ -175,7 +175,7 @@ def test_match_serializes_losslessly_with_a_version() -> None:
     knock(match)
     match.apply(Action(ActionKind.PASS, match.hand.turn))
     data = json.loads(json.dumps(match.to_dict()))
-    assert data["version"] == 1
+    assert data["version"] == 2 and data["mode"] == "classic"
     again = Match.from_dict(data)
     assert again == match and again.to_dict() == match.to_dict()
     data["version"] = 99

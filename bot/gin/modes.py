@@ -1,0 +1,592 @@
+"""The ways of playing a match (RULES.md 9 and 10), each a small class found by name.
+
+Modes follow python-chess's variants: one class per mode with its name, its player counts and
+a few hooks that the match calls. No mode needs a showdown between more than two players:
+three players play one two-player hand per deal while the dealer sits out; teams play two
+two-player hands side by side; elimination has no knock and no showdown (a gin takes its
+player out). So what varies is which hands are dealt, to whom, under which hand rules, and how
+their results add up.
+
+- ``classic``: two players, RULES.md 3-9, exactly as it always was.
+- ``three``: three players; the dealer sits out (``sit_out``: rotate or loser).
+- ``teams``: two teams of two, partners across the table, two games per hand, to
+  ``team_target``; partners switch opponents every hand (``rotate_opponents``).
+- ``elimination``: 2 to 14 players, 1 to 4 decks, gin only, the pile reshuffled into a new
+  stock; whoever goes gin is out (safe), in order, until one player is left (last).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from bot.gin.cards import DECK, Card
+from bot.gin.errors import IllegalMove
+from bot.gin.hand import CLASSIC_RULES, Action, Hand, HandResult, HandRules, Outcome
+from bot.gin.match import (
+    EndReason,
+    HandRecord,
+    HandScore,
+    Match,
+    MatchResult,
+    MoveReport,
+    Player,
+    cut_for_deal,
+)
+from bot.gin.settings import NextDealer, SetSuits, Settings, SitOut
+from bot.gin.shuffle import derive_seed, new_seed, shuffled
+
+
+class Mode:
+    """A way of playing; subclasses fill in the hooks. Stateless: state lives in the match."""
+
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    team_play: ClassVar[bool] = False
+
+    def check_players(self, count: int) -> None:
+        if not self.min_players <= count <= self.max_players:
+            wanted = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise ValueError(f"{self.label} is played by {wanted} players, not {count}")
+
+    def start(
+        self,
+        players: tuple[Player, ...],
+        settings: Settings,
+        seed: str | None,
+        teams: list[int | None] | None,
+    ) -> Match:
+        raise NotImplementedError
+
+    def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
+        """A board of the hand ended: score what can be scored, deal what comes next."""
+        raise NotImplementedError
+
+    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+        """End the match for the seat's side (two-player hands): points stand, no bonuses."""
+        n = len(match.players)
+        zeros = (0,) * len(match.scores)
+        placings = self.placings_after_resign(match, seat)
+        match.result = MatchResult(
+            reason=reason,
+            winner=placings.index(1),
+            points=tuple(match.scores),
+            game_bonus=zeros,
+            box_bonus=zeros,
+            shutout=False,
+            final=tuple(match.scores),
+            loser=seat,
+            placings=placings,
+        )
+        assert len(placings) == n
+        return match.result
+
+    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def not_playing(self, match: Match, seat: int) -> str:
+        return "You are not playing this hand."
+
+
+# --- helpers shared by the modes ------------------------------------------------------------------
+
+
+def _names(players: tuple[Player, ...]) -> tuple[str, ...]:
+    return tuple(p.name for p in players)
+
+
+def _first_seed(seed: str | None) -> str:
+    return new_seed() if seed is None else derive_seed(seed, "hand-1")
+
+
+def _score(match: Match, result: HandResult) -> HandScore:
+    """A two-player hand's result into the winner's side total."""
+    if result.winner is None:
+        return HandScore(None, 0)
+    side = match.side_of(result.winner)
+    match.scores[side] += result.points
+    match.hands_won[side] += 1
+    return HandScore(side, result.points)
+
+
+def _final(match: Match, reached: int, target_reached_by: list[int]) -> MatchResult:
+    """Bonuses and final scores per side once side ``reached`` got to the target; places by
+    final score, ties to the side that reached the target, then to more hands won."""
+    settings = match.settings
+    sides = len(match.scores)
+    shutout = all(match.hands_won[s] == 0 for s in range(sides) if s != reached)
+    game_bonus = tuple(
+        (settings.game_bonus * (2 if shutout else 1)) if s == reached else 0 for s in range(sides)
+    )
+    box_bonus = tuple(settings.box_bonus * match.hands_won[s] for s in range(sides))
+    final = tuple(match.scores[s] + game_bonus[s] + box_bonus[s] for s in range(sides))
+    order = sorted(
+        range(sides),
+        key=lambda s: (-final[s], s not in target_reached_by, -match.hands_won[s], s),
+    )
+    side_place = {side: place for place, side in enumerate(order, start=1)}
+    placings = tuple(side_place[match.side_of(seat)] for seat in range(len(match.players)))
+    return MatchResult(
+        reason=EndReason.TARGET,
+        winner=placings.index(1),
+        points=tuple(match.scores),
+        game_bonus=game_bonus,
+        box_bonus=box_bonus,
+        shutout=shutout,
+        final=final,
+        placings=placings,
+    )
+
+
+def _by_standing(match: Match, seats: Sequence[int]) -> list[int]:
+    """Seats from the best running total down (ties: more hands won, then seat order)."""
+    return sorted(
+        seats,
+        key=lambda s: (-match.scores[match.side_of(s)], -match.hands_won[match.side_of(s)], s),
+    )
+
+
+# --- classic: the two-player game -----------------------------------------------------------------
+
+
+class Classic(Mode):
+    name = "classic"
+    label = "The two-player game"
+
+    def start(
+        self,
+        players: tuple[Player, ...],
+        settings: Settings,
+        seed: str | None,
+        teams: list[int | None] | None,
+    ) -> Match:
+        cuts, dealer = cut_for_deal(len(players), seed)
+        return Match(
+            players=players,
+            settings=settings,
+            seed=seed,
+            cuts=cuts,
+            scores=[0, 0],
+            hands_won=[0, 0],
+            hand_number=1,
+            boards=[self.deal(players, settings, dealer, _first_seed(seed))],
+            mode_name=self.name,
+            sides=(0, 1),
+        )
+
+    @staticmethod
+    def deal(players: tuple[Player, ...], settings: Settings, dealer: int, seed: str) -> Hand:
+        n = len(players)
+        seats = tuple((dealer + 1 + i) % n for i in range(n))  # from the dealer's left
+        return Hand.deal(seats, dealer, _names(players), settings, seed)
+
+    def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
+        result = record.result
+        scored = _score(match, result)
+        if scored.side is not None and match.scores[scored.side] >= match.settings.target:
+            match.result = _final(match, scored.side, [scored.side])
+            return MoveReport(action, record, match.result, scored)
+        match.hand_number += 1
+        dealer = self.next_dealer(match, result)
+        match.boards = [self.deal(match.players, match.settings, dealer, match.hand_seed())]
+        return MoveReport(action, record, None, scored)
+
+    @staticmethod
+    def next_dealer(match: Match, result: HandResult) -> int:
+        dealer = match.hand.dealer
+        if result.outcome is Outcome.VOID or result.winner is None:
+            return dealer
+        rule = match.settings.next_dealer
+        if rule is NextDealer.WINNER:
+            return result.winner
+        if rule is NextDealer.LOSER:
+            loser = result.loser
+            assert loser is not None
+            return loser
+        return (dealer + 1) % len(match.players)
+
+    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
+        return tuple(2 if s == seat else 1 for s in range(len(match.players)))
+
+
+# --- three players --------------------------------------------------------------------------------
+
+
+class Three(Mode):
+    name = "three"
+    label = "Three players"
+    min_players = max_players = default_players = 3
+
+    def start(
+        self,
+        players: tuple[Player, ...],
+        settings: Settings,
+        seed: str | None,
+        teams: list[int | None] | None,
+    ) -> Match:
+        cuts, dealer = cut_for_deal(3, seed)
+        return Match(
+            players=players,
+            settings=settings,
+            seed=seed,
+            cuts=cuts,
+            scores=[0, 0, 0],
+            hands_won=[0, 0, 0],
+            hand_number=1,
+            boards=[self.deal(players, settings, dealer, _first_seed(seed))],
+            mode_name=self.name,
+            sides=(0, 1, 2),
+        )
+
+    @staticmethod
+    def deal(players: tuple[Player, ...], settings: Settings, dealer: int, seed: str) -> Hand:
+        """The dealer deals the other two, the player on their left first, and sits out."""
+        seats = ((dealer + 1) % 3, (dealer + 2) % 3)
+        return Hand.deal(seats, dealer, _names(players), settings, seed)
+
+    def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
+        result = record.result
+        scored = _score(match, result)
+        if scored.side is not None and match.scores[scored.side] >= match.settings.target:
+            match.result = _final(match, scored.side, [scored.side])
+            return MoveReport(action, record, match.result, scored)
+        dealer = match.hand.dealer
+        if result.winner is not None:
+            if match.settings.sit_out is SitOut.LOSER:
+                assert result.loser is not None
+                dealer = result.loser  # the loser sits out; the winner plays the sitter
+            else:
+                dealer = (dealer + 1) % 3
+        match.hand_number += 1
+        match.boards = [self.deal(match.players, match.settings, dealer, match.hand_seed())]
+        return MoveReport(action, record, None, scored)
+
+    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
+        others = _by_standing(match, [s for s in range(3) if s != seat])
+        order = [*others, seat]
+        return tuple(order.index(s) + 1 for s in range(3))
+
+    def not_playing(self, match: Match, seat: int) -> str:
+        a, b = (match.players[s].name for s in match.hand.seats)
+        return (
+            f"You deal and sit this hand out: {a} and {b} are playing it. Watch with "
+            "`/gin table`; you'll be told when you play again."
+        )
+
+
+# --- two teams of two -----------------------------------------------------------------------------
+
+
+def cut_for_teams(
+    seed: str | None, teams: list[int | None] | None
+) -> tuple[list[list[Card]], list[int], int]:
+    """The cut of four players: the sides (picked ones kept, the rest by cut: the two lowest
+    cards against the two highest) and the player who cut lowest, whose side deals first.
+    Ties that would decide a side or the first deal cut again."""
+    picked: list[int | None] = list(teams) if teams is not None else [None, None, None, None]
+    cuts: list[list[Card]] = []
+    while True:
+        round_seed = new_seed() if seed is None else derive_seed(seed, f"cut-{len(cuts)}")
+        cut = shuffled(DECK, round_seed)[:4]
+        cuts.append(cut)
+        ranks = sorted(c.rank for c in cut)
+        lowest = [p for p in range(4) if cut[p].rank == ranks[0]]
+        if len(lowest) != 1:
+            continue
+        if all(side is None for side in picked):
+            if ranks[1] == ranks[2]:
+                continue  # who is in the low pair is not settled
+            sides = [0 if cut[p].rank <= ranks[1] else 1 for p in range(4)]
+        else:
+            sides = _fill_sides(picked)
+        return cuts, sides, lowest[0]
+
+
+def _fill_sides(picked: list[int | None]) -> list[int]:
+    """Sides picked by the players, the others filling the side with room, in seat order."""
+    for side in (0, 1):
+        if picked.count(side) > 2:
+            raise ValueError("a team has two players")
+    sides: list[int] = []
+    for choice in picked:
+        if choice is None:
+            count = sides.count(0) + picked[len(sides) :].count(0)
+            choice = 0 if count < 2 else 1
+        sides.append(choice)
+    return sides
+
+
+class Teams(Mode):
+    name = "teams"
+    label = "Two teams of two"
+    min_players = max_players = default_players = 4
+    team_play = True
+
+    def start(
+        self,
+        players: tuple[Player, ...],
+        settings: Settings,
+        seed: str | None,
+        teams: list[int | None] | None,
+    ) -> Match:
+        cuts, sides, low = cut_for_teams(seed, teams)
+        dealing = sides[low]
+        # Partners sit across: the side that cut low at seats 0 and 2, the other at 1 and 3.
+        first = [p for p in range(4) if sides[p] == dealing]
+        second = [p for p in range(4) if sides[p] != dealing]
+        order = [first[0], second[0], first[1], second[1]]
+        seated = tuple(players[p] for p in order)
+        match = Match(
+            players=seated,
+            settings=settings,
+            seed=seed,
+            cuts=[[cut[p] for p in order] for cut in cuts],
+            scores=[0, 0],
+            hands_won=[0, 0],
+            hand_number=1,
+            boards=[],
+            mode_name=self.name,
+            sides=(0, 1, 0, 1),
+            dealing_side=0,
+        )
+        match.boards = self.deal(match)
+        return match
+
+    @staticmethod
+    def pairs(pairing: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Who plays whom: side 0's seats 0 and 2 against side 1's seats 1 and 3."""
+        if pairing % 2 == 0:
+            return (0, 1), (2, 3)
+        return (0, 3), (2, 1)
+
+    def deal(self, match: Match) -> list[Hand]:
+        boards = []
+        for index, pair in enumerate(self.pairs(match.pairing)):
+            dealer = next(s for s in pair if match.side_of(s) == match.dealing_side)
+            other = next(s for s in pair if s != dealer)
+            boards.append(
+                Hand.deal(
+                    (other, dealer),
+                    dealer,
+                    _names(match.players),
+                    match.settings,
+                    match.hand_seed(index),
+                )
+            )
+        return boards
+
+    def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
+        if not all(board.is_over for board in match.boards):
+            return MoveReport(action, record)  # the other game goes on
+        per_board: list[tuple[int | None, int]] = []
+        net = [0, 0]
+        for board in match.boards:
+            result = board.result
+            assert result is not None
+            if result.winner is None:
+                per_board.append((None, 0))
+                continue
+            side = match.side_of(result.winner)
+            net[side] += result.points
+            per_board.append((side, result.points))
+        if net[0] == net[1]:  # both void, or the games cancel out: nobody scores
+            scored = HandScore(None, 0, tuple(per_board))
+            winner: int | None = None
+        else:
+            winner = 0 if net[0] > net[1] else 1
+            points = abs(net[0] - net[1])
+            match.scores[winner] += points
+            match.hands_won[winner] += 1
+            scored = HandScore(winner, points, tuple(per_board))
+            if match.scores[winner] >= match.settings.team_target:
+                match.result = _final(match, winner, [winner])
+                return MoveReport(action, record, match.result, scored)
+        all_void = all(side is None for side, _ in per_board)
+        if winner is not None:
+            rule = match.settings.next_dealer
+            if rule is NextDealer.LOSER:
+                match.dealing_side = 1 - winner
+            elif rule is NextDealer.WINNER:
+                match.dealing_side = winner
+            else:
+                match.dealing_side = 1 - match.dealing_side
+        if not all_void and match.settings.rotate_opponents:
+            match.pairing += 1
+        match.hand_number += 1
+        match.boards = self.deal(match)
+        return MoveReport(action, record, None, scored)
+
+    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
+        losing = match.side_of(seat)
+        return tuple(2 if match.side_of(s) == losing else 1 for s in range(4))
+
+    def not_playing(self, match: Match, seat: int) -> str:
+        return "You are not playing this hand."
+
+
+# --- elimination ----------------------------------------------------------------------------------
+
+
+def decks_for(players: int) -> int:
+    """One deck for up to 4 players, two for 5 to 8, three for 9 to 12, four for 13 or 14."""
+    return min(4, (players + 3) // 4)
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+class Elimination(Mode):
+    name = "elimination"
+    label = "Elimination"
+    min_players = 2
+    max_players = 14
+    default_players = 6
+
+    def start(
+        self,
+        players: tuple[Player, ...],
+        settings: Settings,
+        seed: str | None,
+        teams: list[int | None] | None,
+    ) -> Match:
+        n = len(players)
+        cuts, dealer = cut_for_deal(n, seed)
+        match = Match(
+            players=players,
+            settings=settings,
+            seed=seed,
+            cuts=cuts,
+            scores=[0] * n,
+            hands_won=[0] * n,
+            hand_number=1,
+            boards=[],
+            mode_name=self.name,
+            sides=tuple(range(n)),
+        )
+        match.boards = [self.deal(match, dealer, _first_seed(seed))]
+        return match
+
+    @staticmethod
+    def rules(match: Match, players: int) -> HandRules:
+        return HandRules(
+            decks=decks_for(players),
+            upcard_offer=False,
+            knocking=False,
+            reshuffle=True,
+            distinct_suits=match.settings.set_suits is SetSuits.DIFFERENT,
+        )
+
+    def deal(self, match: Match, dealer: int, seed: str) -> Hand:
+        """Everyone still in is dealt, from the dealer's left; the dealer plays last."""
+        n = len(match.players)
+        playing = set(match.in_play)
+        seats = tuple(s for i in range(1, n + 1) if (s := (dealer + i) % n) in playing)
+        rules = self.rules(match, len(seats))
+        return Hand.deal(seats, dealer, _names(match.players), match.settings, seed, rules)
+
+    def next_dealer(self, match: Match, dealer: int) -> int:
+        """The deal passes to the left, to the next player still in."""
+        n = len(match.players)
+        playing = set(match.in_play)
+        return next(s for i in range(1, n + 1) if (s := (dealer + i) % n) in playing)
+
+    def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
+        seat = record.result.winner
+        assert seat is not None
+        match.out.append(seat)
+        match.hands_won[seat] += 1
+        if len(match.in_play) == 1:
+            match.result = self.final(match, EndReason.LAST_LEFT, None)
+            return MoveReport(action, record, match.result, went_out=seat)
+        dealer = self.next_dealer(match, match.hand.dealer)
+        match.hand_number += 1
+        match.boards = [self.deal(match, dealer, match.hand_seed())]
+        return MoveReport(action, record, None, went_out=seat)
+
+    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+        """Out at once, placed below everyone still in; the table plays on."""
+        board = match.hand
+        match.dropped.append(seat)
+        if len(match.in_play) == 1:
+            match.result = self.final(match, reason, seat)
+            return match.result
+        if seat in board.seats and not board.is_over:
+            board.remove_seat(seat)
+        return None
+
+    def final(self, match: Match, reason: EndReason, loser: int | None) -> MatchResult:
+        placings = self.placings(match)
+        n = len(match.players)
+        zeros = (0,) * n
+        return MatchResult(
+            reason=reason,
+            winner=placings.index(1),
+            points=zeros,
+            game_bonus=zeros,
+            box_bonus=zeros,
+            shutout=False,
+            final=tuple(n - placings[s] for s in range(n)),  # players placed below
+            loser=loser,
+            placings=placings,
+        )
+
+    @staticmethod
+    def placings(match: Match) -> tuple[int, ...]:
+        """Those who went out first to last, then whoever is still in, then those who left,
+        the first to leave last."""
+        order = [*match.out, *match.in_play, *reversed(match.dropped)]
+        return tuple(order.index(s) + 1 for s in range(len(match.players)))
+
+    def place_of_out(self, match: Match, seat: int) -> int:
+        return match.out.index(seat) + 1
+
+    def not_playing(self, match: Match, seat: int) -> str:
+        if seat in match.out:
+            place = _ordinal(match.out.index(seat) + 1)
+            return (
+                f"You went out in {place} place: you're safe! Watch the others play on with "
+                "`/gin table`."
+            )
+        if seat in match.dropped:
+            return "You left this match; the others play on. Watch with `/gin table`."
+        return "You are not playing this hand."
+
+    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
+        raise IllegalMove("Elimination places a player who leaves; it never ends the match so.")
+
+
+MODES: dict[str, Mode] = {m.name: m for m in (Classic(), Three(), Teams(), Elimination())}
+ALIASES = {"two": "classic", "2p": "classic", "3p": "three", "team": "teams", "elim": "elimination"}
+
+
+def find_mode(name: str) -> Mode:
+    """The mode of this name (or alias); ValueError for an unknown one."""
+    key = ALIASES.get(name.lower(), name.lower())
+    try:
+        return MODES[key]
+    except KeyError:
+        raise ValueError(f"unknown mode {name!r}; modes: {', '.join(MODES)}") from None
+
+
+__all__ = [
+    "ALIASES",
+    "CLASSIC_RULES",
+    "MODES",
+    "Classic",
+    "Elimination",
+    "Mode",
+    "Teams",
+    "Three",
+    "cut_for_teams",
+    "decks_for",
+    "find_mode",
+]
