@@ -207,6 +207,7 @@ class Hand:
     rules: HandRules = CLASSIC_RULES
     reshuffles: int = 0  # times the pile became the stock (reshuffle rule)
     set_aside: list[Card] = field(default_factory=list)  # cards of players who left the hand
+    dealt_seats: tuple[int, ...] = ()  # the seats dealt in, before any left (when any did)
 
     # --- creation -------------------------------------------------------------------------
 
@@ -314,10 +315,9 @@ class Hand:
             Action(ActionKind.DISCARD, me, c) for c in distinct if c != self.taken_from_discard
         ]
         limit = self.knock_limit
+        left = self.discard_options(cards)  # one solve for every discard at once
         for card in distinct:
-            if card == self.taken_from_discard:
-                continue
-            if self._deadwood_without(card) <= limit:
+            if card != self.taken_from_discard and left[card] <= limit:
                 actions.append(Action(ActionKind.KNOCK, me, card))
         if self.big_gin_allowed and is_big_gin(cards):
             actions.append(Action(ActionKind.BIG_GIN, me))
@@ -547,6 +547,8 @@ class Hand:
         if len(self.seats) <= 2:
             raise IllegalMove("A hand of two cannot go on without one of them.")
         after = self.next_seat(seat)
+        if not self.dealt_seats:
+            self.dealt_seats = self.seats
         self.set_aside.extend(self.hands.pop(seat))
         self.seats = tuple(s for s in self.seats if s != seat)
         self.passed = [s for s in self.passed if s != seat]
@@ -663,6 +665,7 @@ class Hand:
             data["rules"] = self.rules.to_dict()
             data["reshuffles"] = self.reshuffles
             data["set_aside"] = [int(c) for c in self.set_aside]
+            data["dealt_seats"] = list(self.dealt_seats)
         return data
 
     @classmethod
@@ -689,6 +692,7 @@ class Hand:
             rules=HandRules.from_dict(data.get("rules")),
             reshuffles=int(data.get("reshuffles", 0)),
             set_aside=[DECK[c] for c in data.get("set_aside", [])],
+            dealt_seats=tuple(data.get("dealt_seats", ())),
         )
 
     def __str__(self) -> str:

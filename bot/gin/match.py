@@ -320,7 +320,7 @@ class Match:
         assert board.result is not None
         record = HandRecord(
             number=self.hand_number,
-            seats=board.seats,
+            seats=board.dealt_seats or board.seats,
             dealer=board.dealer,
             seed=board.seed,
             actions=tuple(board.actions),
