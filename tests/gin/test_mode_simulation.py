@@ -18,8 +18,9 @@ from bot.gin.match import EndReason, Match, MoveReport, Player
 from bot.gin.settings import Settings, SitOut
 from tests.gin.players import choose
 
+# mixed: a random move half the time, else a hunter's
 STYLES = ("mixed", "knocker", "hunter")
-STALL = 120  # moves in one round after which every player plays "mixed"  # mixed: a random move half the time, else a hunter's
+STALL = 120  # moves in one round after which every player plays "mixed"
 
 
 def people(n: int) -> list[Player]:
