@@ -53,7 +53,7 @@ def history_panel(who: str, rows: Sequence[HistoryRow], page: int, pages: int) -
         return Panel(title, f"{who} hasn't finished a match in this server yet.")
     lines = []
     for row in rows:
-        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id)
+        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id or "")
         result = "won" if row.won else "lost"
         lines.append(
             f"`#{row.match_id}` {row.finished_at[:10]} · vs {opponent} · **{result}** "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, display_rating, updated_ratings
+from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, display_rating, rated, updated_ratings
 from bot.store import RatingRow
 
 G = "guild"
@@ -79,3 +79,59 @@ def test_mismatched_rows_are_refused() -> None:
         updated_ratings("other", ann, None, "ann", "bob")
     with pytest.raises(ValueError):
         updated_ratings(G, None, None, "ann", "ann")
+
+
+def test_rated_matches_updated_ratings_for_two() -> None:
+    ann = RatingRow(G, "ann", 27.0, 4.0, 12)
+    pair = updated_ratings(G, ann, None, "ann", "bob")
+    assert rated(G, "classic", {"ann": ann}, [["ann"], ["bob"]], [1, 2]) == pair
+    assert {r.mode for r in pair} == {"classic"}
+
+
+def test_three_players_move_by_place() -> None:
+    first, second, third = rated(G, "three", {}, [["cat"], ["ann"], ["ben"]], [1, 2, 3])
+    assert [r.user_id for r in (first, second, third)] == ["cat", "ann", "ben"]
+    assert first.mu > DEFAULT_MU > third.mu and first.mu > second.mu > third.mu
+    assert {(r.guild_id, r.mode, r.matches) for r in (first, second, third)} == {(G, "three", 1)}
+    # A tie for second moves both the same way.
+    _, tied_a, tied_b = rated(G, "three", {}, [["cat"], ["ann"], ["ben"]], [1, 2, 2])
+    assert (tied_a.mu, tied_a.sigma) == (tied_b.mu, tied_b.sigma) < (DEFAULT_MU, DEFAULT_SIGMA)
+
+
+def test_partners_are_rated_as_a_team() -> None:
+    ann = RatingRow(G, "ann", 30.0, 3.0, 20, "teams")
+    rows = rated(G, "teams", {"ann": ann}, [["ann", "cat"], ["ben", "dan"]], [1, 2])
+    by_user = {r.user_id: r for r in rows}
+    assert [r.user_id for r in rows] == ["ann", "cat", "ben", "dan"]
+    assert by_user["ann"].mu > ann.mu and by_user["cat"].mu > DEFAULT_MU
+    assert by_user["ben"].mu < DEFAULT_MU and by_user["dan"].mu < DEFAULT_MU
+    # The well-known partner moves less than the newcomer beside them.
+    assert by_user["ann"].mu - ann.mu < by_user["cat"].mu - DEFAULT_MU
+    assert (by_user["ann"].matches, by_user["cat"].matches) == (21, 1)
+
+
+def test_elimination_rates_six_places() -> None:
+    players = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    rows = rated(G, "elimination", {}, [[p] for p in players], [1, 2, 3, 4, 5, 6])
+    mus = [r.mu for r in rows]
+    assert mus == sorted(mus, reverse=True) and mus[0] > DEFAULT_MU > mus[-1]
+
+
+@pytest.mark.parametrize(
+    ("current", "sides", "ranks"),
+    [
+        ({}, [["ann"]], [1]),  # one side
+        ({}, [["ann"], ["bob"]], [1]),  # a place missing
+        ({}, [["ann"], []], [1, 2]),  # an empty side
+        ({}, [["ann"], ["ann"]], [1, 2]),  # twice
+        ({}, [["ann"], ["bob"]], [0, 1]),  # places start at 1
+        ({"ann": RatingRow(G, "ann", 25.0, 8.0, 1)}, [["ann"], ["bob"]], [1, 2]),  # classic row
+        ({"ann": RatingRow(G, "bob", 25.0, 8.0, 1, "three")}, [["ann"], ["bob"]], [1, 2]),
+        ({"ann": RatingRow("other", "ann", 25.0, 8.0, 1, "three")}, [["ann"], ["bob"]], [1, 2]),
+    ],
+)
+def test_rated_refuses_what_cannot_be_a_match(
+    current: dict[str, RatingRow], sides: list[list[str]], ranks: list[int]
+) -> None:
+    with pytest.raises(ValueError):
+        rated(G, "three", current, sides, ranks)

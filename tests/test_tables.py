@@ -74,10 +74,12 @@ async def test_moves_are_checked_committed_and_counted(service: TableService) ->
 async def test_stale_buttons_and_double_clicks_apply_once(service: TableService) -> None:
     table = await started(service)
     assert table.match is not None
-    player = table.players[table.match.hand.turn].id
+    seat = table.match.hand.turn
+    player = table.players[seat].id
+    token = table.token(seat)
     results = await asyncio.gather(
-        service.play(table, player, ActionKind.PASS, expected_move=0),
-        service.play(table, player, ActionKind.PASS, expected_move=0),
+        service.play(table, player, ActionKind.PASS, expected_move=token),
+        service.play(table, player, ActionKind.PASS, expected_move=token),
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, Exception)]

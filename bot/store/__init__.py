@@ -3,6 +3,7 @@
 from bot.store.base import Store
 from bot.store.errors import ChannelBusy, StaleMove, StoreError
 from bot.store.rows import (
+    CLASSIC,
     OPEN_STATUSES,
     ClosedChallenge,
     HandOutcome,
@@ -20,11 +21,13 @@ from bot.store.rows import (
     ResultReason,
     ResultRow,
     SeatResult,
+    SeatRow,
     TableRow,
 )
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "CLASSIC",
     "OPEN_STATUSES",
     "ChannelBusy",
     "ClosedChallenge",
@@ -43,6 +46,7 @@ __all__ = [
     "ResultReason",
     "ResultRow",
     "SeatResult",
+    "SeatRow",
     "SqliteStore",
     "StaleMove",
     "Store",

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.store.rows import (
+    CLASSIC,
     ClosedChallenge,
     HandRow,
     HistoryRow,
@@ -18,6 +19,7 @@ from bot.store.rows import (
     PlayerStats,
     RatingRow,
     ResultRow,
+    SeatRow,
     TableRow,
 )
 
@@ -28,6 +30,9 @@ class Store(Protocol):
     Every write is committed before the method returns, so a player may be told. The store
     never reads a clock: deadlines compare as text against the ``now`` given, so all times
     must be written in one format.
+
+    Every match has a mode ("classic", the two-player game, by default); standings, history,
+    stats and ratings are kept per mode. A started match has seats numbered from 0.
     """
 
     async def open(self) -> None: ...
@@ -46,11 +51,14 @@ class Store(Protocol):
         now: str,
         *,
         vs_bot: bool = False,
+        mode: str = CLASSIC,
     ) -> int: ...
 
     async def set_display(self, match_id: int, display: JsonObject, now: str) -> None: ...
 
-    async def start_match(self, match_id: int, state: JsonObject, now: str) -> None: ...
+    async def start_match(
+        self, match_id: int, state: JsonObject, now: str, *, seats: Sequence[SeatRow] = ()
+    ) -> None: ...
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None: ...
 
@@ -76,7 +84,9 @@ class Store(Protocol):
 
     async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None: ...
 
-    async def get_ratings(self, guild_id: str, user_ids: Sequence[str]) -> dict[str, RatingRow]: ...
+    async def get_ratings(
+        self, guild_id: str, user_ids: Sequence[str], mode: str = CLASSIC
+    ) -> dict[str, RatingRow]: ...
 
     async def open_tables(self) -> list[TableRow]: ...
 
@@ -96,16 +106,19 @@ class Store(Protocol):
         *,
         sort: LeaderSort = "wins",
         provisional_below: int = 0,
+        mode: str = CLASSIC,
     ) -> tuple[list[LeaderRow], int]: ...
 
     async def bot_records(
-        self, guild_id: str, limit: int, offset: int
+        self, guild_id: str, limit: int, offset: int, mode: str = CLASSIC
     ) -> tuple[list[LeaderRow], int]: ...
 
     async def history(
-        self, guild_id: str, user_id: str, limit: int, offset: int
+        self, guild_id: str, user_id: str, limit: int, offset: int, mode: str = CLASSIC
     ) -> tuple[list[HistoryRow], int]: ...
 
-    async def player_stats(self, guild_id: str, user_id: str) -> PlayerStats | None: ...
+    async def player_stats(
+        self, guild_id: str, user_id: str, mode: str = CLASSIC
+    ) -> PlayerStats | None: ...
 
     async def counts(self) -> dict[str, int]: ...

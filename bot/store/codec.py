@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import cast
 
 import orjson
@@ -19,8 +19,12 @@ from bot.store.rows import (
     RatingRow,
     ResultReason,
     ResultRow,
+    SeatRow,
     TableRow,
 )
+
+# The highest seat a hand's ``dealt`` bit mask can hold (SQLite integers are 64-bit signed).
+MAX_SEAT = 62
 
 
 def dump(value: JsonObject) -> str:
@@ -39,7 +43,8 @@ def load(text: str) -> JsonObject:
     return value
 
 
-def table_row(row: sqlite3.Row) -> TableRow:
+def table_row(row: sqlite3.Row, seats: Sequence[SeatRow] = ()) -> TableRow:
+    """A match row and its seats (the caller's, in seat order)."""
     state = row["state"]
     return TableRow(
         id=row["id"],
@@ -59,7 +64,22 @@ def table_row(row: sqlite3.Row) -> TableRow:
         end_reason=row["end_reason"],
         deadline=row["deadline"],
         vs_bot=bool(row["vs_bot"]),
+        mode=row["mode"],
+        seats=tuple(seats),
     )
+
+
+def seat_row(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        team=row["team"],
+        is_bot=bool(row["is_bot"]),
+    )
+
+
+def seat_params(match_id: int, seat: SeatRow) -> tuple[object, ...]:
+    return (match_id, seat.seat, seat.user_id, seat.team, 1 if seat.is_bot else 0)
 
 
 def move_row(row: sqlite3.Row) -> MoveRow:
@@ -84,6 +104,7 @@ def hand_row(row: sqlite3.Row) -> HandRow:
         winner_seat=row["winner_seat"],
         points=row["points"],
         result=load(row["result"]),
+        board=row["board"],
     )
 
 
@@ -99,6 +120,9 @@ def result_row(row: sqlite3.Row) -> ResultRow:
         final_score=row["final_score"],
         reason=cast(ResultReason, row["reason"]),
         finished_at=row["finished_at"],
+        place=row["place"],
+        team=row["team"],
+        is_bot=bool(row["is_bot"]),
     )
 
 
@@ -130,6 +154,9 @@ def history_row(row: sqlite3.Row) -> HistoryRow:
         reason=cast(ResultReason, row["reason"]),
         finished_at=row["finished_at"],
         vs_bot=bool(row["vs_bot"]),
+        mode=row["mode"],
+        place=row["place"],
+        players=row["players"],
     )
 
 
@@ -140,11 +167,20 @@ def rating_row(row: sqlite3.Row) -> RatingRow:
         mu=float(row["mu"]),
         sigma=float(row["sigma"]),
         matches=row["matches"],
+        mode=row["mode"],
     )
 
 
 def rating_params(rating: RatingRow, now: str) -> tuple[object, ...]:
-    return (rating.guild_id, rating.user_id, rating.mu, rating.sigma, rating.matches, now)
+    return (
+        rating.guild_id,
+        rating.user_id,
+        rating.mode,
+        rating.mu,
+        rating.sigma,
+        rating.matches,
+        now,
+    )
 
 
 def streaks(won_newest_first: Iterable[object]) -> tuple[int, int]:
@@ -168,6 +204,7 @@ def hand_params(hand: HandRow) -> tuple[object, ...]:
     return (
         hand.match_id,
         hand.number,
+        hand.board,
         hand.dealer_seat,
         hand.seed,
         hand.outcome,
@@ -175,7 +212,27 @@ def hand_params(hand: HandRow) -> tuple[object, ...]:
         hand.winner_seat,
         hand.points,
         dump(hand.result),
+        dealt_mask(hand.result),
     )
+
+
+def dealt_mask(result: JsonObject) -> int | None:
+    """The seats a hand was dealt to, as bits (seat n is bit n), from the engine's record;
+    None for a record that names no seats, which the stats read as every seat.
+
+    Kept as a column so the stats need not parse every hand's JSON to count hands played.
+    """
+    seats = result.get("seats")
+    if seats is None:
+        return None
+    if not isinstance(seats, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SEAT for s in seats
+    ):
+        raise ValueError(f"a hand's seats must be seat numbers from 0 to {MAX_SEAT}")
+    mask = 0
+    for seat in seats:
+        mask |= 1 << seat
+    return mask
 
 
 def ratio(part: int, whole: int) -> float:

@@ -3,7 +3,7 @@
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, status, challenger_id, opponent_id, settings, state,"
     " move_count, display, created_at, updated_at, finished_at, winner_id, end_reason,"
-    " deadline, vs_bot"
+    " deadline, vs_bot, mode"
 )
 
 # Open tables, spelled exactly like the partial indexes so SQLite can use them.
@@ -17,8 +17,8 @@ ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.
 CREATE_CHALLENGE = """
 INSERT INTO matches
     (guild_id, channel_id, status, challenger_id, opponent_id, settings, created_at, updated_at,
-     vs_bot)
-VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?)
+     vs_bot, mode)
+VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 """
 
@@ -31,8 +31,20 @@ SET_DISPLAY = "UPDATE matches SET display = ?, updated_at = ? WHERE id = ? RETUR
 START_MATCH = """
 UPDATE matches SET status = 'playing', state = ?, updated_at = ?
 WHERE id = ? AND status = 'challenge'
-RETURNING id
+RETURNING challenger_id, opponent_id, vs_bot
 """
+
+INSERT_SEAT = """
+INSERT INTO seats (match_id, seat, user_id, team, is_bot) VALUES (?, ?, ?, ?, ?)
+"""
+
+SEATS = "SELECT seat, user_id, team, is_bot FROM seats WHERE match_id = ? ORDER BY seat"
+
+# The seats of every open table, for the start-up scan (challenges have none yet).
+OPEN_SEATS = (
+    "SELECT match_id, seat, user_id, team, is_bot FROM seats WHERE match_id IN"
+    " (SELECT id FROM matches WHERE " + OPEN + ") ORDER BY match_id, seat"
+)
 
 CLOSE_CHALLENGE = """
 UPDATE matches SET status = ?, updated_at = ?, finished_at = ?, deadline = NULL
@@ -57,7 +69,7 @@ UPDATE matches
 SET status = ?, state = COALESCE(?, state), winner_id = ?, end_reason = ?,
     finished_at = ?, updated_at = ?, deadline = NULL
 WHERE id = ? AND status = 'playing'
-RETURNING guild_id, challenger_id, opponent_id, vs_bot
+RETURNING guild_id, challenger_id, opponent_id, vs_bot, mode
 """
 
 SET_DEADLINE = (
@@ -82,20 +94,21 @@ ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data, updated_at = excluded
 """
 
 UPSERT_RATING = """
-INSERT INTO ratings (guild_id, user_id, mu, sigma, matches, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
+INSERT INTO ratings (guild_id, user_id, mode, mu, sigma, matches, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id, mode) DO UPDATE SET
     mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches,
     updated_at = excluded.updated_at
 """
 
 
 def get_ratings(count: int) -> str:
-    """Ratings of ``count`` users of one guild: one ``?`` per user id after the guild's."""
+    """Ratings of ``count`` users of one guild and mode: the guild's ``?``, the mode's, then
+    one per user id."""
     marks = ", ".join("?" * count)
     return (
-        "SELECT guild_id, user_id, mu, sigma, matches FROM ratings"
-        f" WHERE guild_id = ? AND user_id IN ({marks})"
+        "SELECT guild_id, user_id, mode, mu, sigma, matches FROM ratings"
+        f" WHERE guild_id = ? AND mode = ? AND user_id IN ({marks})"
     )
 
 
@@ -106,15 +119,16 @@ VALUES (?, ?, ?, ?, ?, ?)
 
 INSERT_HAND = """
 INSERT INTO hands
-    (match_id, number, dealer_seat, seed, outcome, knocker_seat, winner_seat, points, result)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    (match_id, number, board, dealer_seat, seed, outcome, knocker_seat, winner_seat, points,
+     result, dealt)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 INSERT_RESULT = """
 INSERT INTO results
     (match_id, guild_id, user_id, seat, opponent_id, won, points, final_score, reason,
-     finished_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     finished_at, place, team, is_bot)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 # Scans only the partial unique index of open tables. No ORDER BY: that would make SQLite
@@ -129,35 +143,46 @@ FROM moves WHERE match_id = ? ORDER BY seq
 """
 
 HANDS = """
-SELECT match_id, number, dealer_seat, seed, outcome, knocker_seat, winner_seat, points, result
-FROM hands WHERE match_id = ? ORDER BY number
+SELECT match_id, number, board, dealer_seat, seed, outcome, knocker_seat, winner_seat, points,
+       result
+FROM hands WHERE match_id = ? ORDER BY number, board
 """
 
 RESULTS = """
 SELECT match_id, guild_id, user_id, seat, opponent_id, won, points, final_score, reason,
-       finished_at
+       finished_at, place, team, is_bot
 FROM results WHERE match_id = ? ORDER BY seat
 """
 
-# Standings from results, human matches (vs_bot = 0) or matches against the bot; in the
-# latter only the human's side (the challenger) counts. Named parameters: :guild, :vs_bot,
-# :provisional_below, :limit, :offset.
-_STANDINGS = """
-WITH totals AS (
-    SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won, SUM(r.points) AS points
+# Standings from the results of one mode. A bot's own rows never count. Human standings
+# (:vs_bot = 0) take the matches without a bot seat; records against the bot (:vs_bot = 1)
+# the human rows of matches with one. Every seat has a result row, so a bot seat shows there.
+# Named parameters: :guild, :mode, :vs_bot, :provisional_below, :limit, :offset.
+_COUNTED = """
     FROM results AS r JOIN matches AS m ON m.id = r.match_id
-    WHERE r.guild_id = :guild AND m.vs_bot = :vs_bot
-        AND (m.vs_bot = 0 OR r.user_id = m.challenger_id)
-    GROUP BY r.user_id
+    WHERE r.guild_id = :guild AND m.mode = :mode AND r.is_bot = 0
+        AND EXISTS (
+            SELECT 1 FROM results AS b WHERE b.match_id = r.match_id AND b.is_bot = 1
+        ) = :vs_bot
+"""
+
+_STANDINGS = (
+    """
+WITH totals AS (
+    SELECT r.user_id, COUNT(*) AS played, SUM(r.place = 1) AS won, SUM(r.points) AS points"""
+    + _COUNTED
+    + """    GROUP BY r.user_id
 )
 SELECT t.user_id, p.name, t.played, t.won, t.points, g.mu, g.sigma,
        g.mu - 3.0 * g.sigma AS rating, t.played < :provisional_below AS provisional
 FROM totals AS t
 LEFT JOIN players AS p ON p.user_id = t.user_id
-LEFT JOIN ratings AS g ON g.guild_id = :guild AND g.user_id = t.user_id AND :vs_bot = 0
+LEFT JOIN ratings AS g
+    ON g.guild_id = :guild AND g.user_id = t.user_id AND g.mode = :mode AND :vs_bot = 0
 ORDER BY {order}
 LIMIT :limit OFFSET :offset
 """
+)
 
 BY_WINS = "t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.points DESC, t.user_id"
 
@@ -171,32 +196,37 @@ LEADERBOARD = {
     ),
 }
 
-STANDINGS_SIZE = """
-SELECT COUNT(DISTINCT r.user_id)
-FROM results AS r JOIN matches AS m ON m.id = r.match_id
-WHERE r.guild_id = :guild AND m.vs_bot = :vs_bot AND (m.vs_bot = 0 OR r.user_id = m.challenger_id)
-"""
+STANDINGS_SIZE = "SELECT COUNT(DISTINCT r.user_id)" + _COUNTED
 
+# The opponent's columns are NULL unless the match had two seats (only then is there one).
+# Parameters: guild, user, mode, limit, offset.
 HISTORY = """
 SELECT r.match_id, r.opponent_id, p.name AS opponent_name, r.won, r.points, r.final_score,
-       o.final_score AS opponent_final_score, r.reason, r.finished_at, m.vs_bot
+       o.final_score AS opponent_final_score, r.reason, r.finished_at, m.vs_bot, m.mode,
+       r.place, (SELECT COUNT(*) FROM results AS n WHERE n.match_id = r.match_id) AS players
 FROM results AS r
 JOIN matches AS m ON m.id = r.match_id
-JOIN results AS o ON o.match_id = r.match_id AND o.user_id = r.opponent_id
+LEFT JOIN results AS o ON o.match_id = r.match_id AND o.user_id = r.opponent_id
 LEFT JOIN players AS p ON p.user_id = r.opponent_id
-WHERE r.guild_id = ? AND r.user_id = ?
+WHERE r.guild_id = ? AND r.user_id = ? AND m.mode = ?
 ORDER BY r.finished_at DESC, r.match_id DESC
 LIMIT ? OFFSET ?
 """
 
-HISTORY_SIZE = "SELECT COUNT(*) FROM results WHERE guild_id = ? AND user_id = ?"
+HISTORY_SIZE = """
+SELECT COUNT(*) FROM results AS r JOIN matches AS m ON m.id = r.match_id
+WHERE r.guild_id = ? AND r.user_id = ? AND m.mode = ?
+"""
 
 # Hands belong to whoever held a seat, as recorded in that match's results; so only hands
-# of finished matches count, the same matches "played" counts. Named parameters: :guild,
-# :user.
+# of finished matches count, the same matches "played" counts. A hand counts as played by
+# the seats dealt into it (its ``dealt`` bits; NULL for two-player hands stored before hands
+# named their seats, which both seats played). Named parameters: :guild, :user, :mode.
 PLAYER_STATS = """
 WITH mine AS (
-    SELECT match_id, seat, won, points FROM results WHERE guild_id = :guild AND user_id = :user
+    SELECT r.match_id, r.seat, r.place = 1 AS won, r.points
+    FROM results AS r JOIN matches AS m ON m.id = r.match_id
+    WHERE r.guild_id = :guild AND r.user_id = :user AND m.mode = :mode
 ),
 match_totals AS (
     SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won, COALESCE(SUM(points), 0) AS points
@@ -212,24 +242,27 @@ hand_totals AS (
         COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'big_gin') AS big_gins,
         COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'undercut') AS undercuts
     FROM mine AS m JOIN hands AS h ON h.match_id = m.match_id
+    WHERE h.dealt IS NULL OR (h.dealt >> m.seat) & 1 = 1
 )
 SELECT (SELECT name FROM players WHERE user_id = :user) AS name, t.*, h.*,
        g.mu, g.sigma, g.mu - 3.0 * g.sigma AS rating, COALESCE(g.matches, 0) AS rating_matches
 FROM match_totals AS t
 CROSS JOIN hand_totals AS h
-LEFT JOIN ratings AS g ON g.guild_id = :guild AND g.user_id = :user
+LEFT JOIN ratings AS g ON g.guild_id = :guild AND g.user_id = :user AND g.mode = :mode
 """
 
 # Newest first, the order streaks are counted in.
 WON_SEQUENCE = """
-SELECT won FROM results WHERE guild_id = ? AND user_id = ?
-ORDER BY finished_at DESC, match_id DESC
+SELECT r.place = 1 FROM results AS r JOIN matches AS m ON m.id = r.match_id
+WHERE r.guild_id = ? AND r.user_id = ? AND m.mode = ?
+ORDER BY r.finished_at DESC, r.match_id DESC
 """
 
 COUNTS = """
 SELECT
     (SELECT COUNT(*) FROM players) AS players,
     (SELECT COUNT(*) FROM matches) AS matches,
+    (SELECT COUNT(*) FROM seats) AS seats,
     (SELECT COUNT(*) FROM moves) AS moves,
     (SELECT COUNT(*) FROM hands) AS hands,
     (SELECT COUNT(*) FROM results) AS results,

@@ -9,11 +9,28 @@ JsonObject = dict[str, Any]
 MatchStatus = Literal["challenge", "playing", "finished", "declined", "expired", "cancelled"]
 ClosedChallenge = Literal["declined", "expired", "cancelled"]
 HandOutcome = Literal["knock", "undercut", "gin", "big_gin", "void"]
-ResultReason = Literal["target", "resign", "forfeit"]
+# "last_left": an elimination match ends when one player is left (that player is last).
+ResultReason = Literal["target", "resign", "forfeit", "last_left"]
 LeaderSort = Literal["rating", "wins", "points"]
 
 OPEN_STATUSES: tuple[MatchStatus, ...] = ("challenge", "playing")
-RESULT_REASONS: tuple[ResultReason, ...] = ("target", "resign", "forfeit")
+RESULT_REASONS: tuple[ResultReason, ...] = ("target", "resign", "forfeit", "last_left")
+# The mode of every match stored before modes existed, and the default of every call.
+CLASSIC = "classic"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """Who sits in one seat of a started match.
+
+    Bots of multi-player matches have pseudo user ids (such as "bot:3"), unique within their
+    match, and never appear on a leaderboard. ``team`` is None except in teams matches.
+    """
+
+    seat: int
+    user_id: str
+    team: int | None = None
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +41,9 @@ class TableRow:
     guild_id: str
     channel_id: str
     status: MatchStatus
+    # The opener; seat 0 of a two-player match.
     challenger_id: str
+    # The second player of a two-player match; "" for a lobby of another mode.
     opponent_id: str
     settings: JsonObject
     state: JsonObject | None
@@ -39,6 +58,9 @@ class TableRow:
     deadline: str | None = None
     # A match against the bot's own account, which is then always the opponent.
     vs_bot: bool = False
+    mode: str = CLASSIC
+    # By seat, from the moment the match starts; empty for a challenge or lobby.
+    seats: tuple[SeatRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +77,9 @@ class MoveRow:
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
-    """A finished hand; ``winner_seat`` is None for a void hand."""
+    """A finished hand (one board of it: teams play boards 0 and 1 of each number);
+    ``winner_seat`` is None for a void hand. ``result`` holds the engine's record of the hand,
+    whose "seats" list (the seats dealt in) decides who played it in the stats."""
 
     match_id: int
     number: int
@@ -66,6 +90,7 @@ class HandRow:
     winner_seat: int | None
     points: int
     result: JsonObject
+    board: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,33 +100,50 @@ class SeatResult:
     The store fills in the rest of the result row (guild, opponent, won, reason, time)
     from the match and the ``MatchEnd``, so they cannot disagree. The seat here is the
     one hands refer to, which is how hands are attributed to users in the stats.
+
+    ``place`` (1 is best; partners share theirs) may stay None only in a two-seat match,
+    where the winner is 1 and the other 2. ``team`` and ``is_bot`` left at their defaults
+    are taken from the match's seats; given, they must agree with them.
     """
 
     user_id: str
     seat: int
     points: int
     final_score: int
+    place: int | None = None
+    team: int | None = None
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One player's recorded result, as stored; the source of leaderboard and stats."""
+    """One seat's recorded result, as stored; the source of leaderboard and stats.
+
+    ``won`` is ``place == 1``; ``opponent_id`` is set only in a two-seat match; ``is_bot``
+    marks a bot's own row, which no standings count.
+    """
 
     match_id: int
     guild_id: str
     user_id: str
     seat: int
-    opponent_id: str
+    opponent_id: str | None
     won: bool
     points: int
     final_score: int
     reason: ResultReason
     finished_at: str
+    place: int
+    team: int | None = None
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnd:
     """How a match ends: ``finished`` with a winner and results, or ``cancelled`` with none.
+
+    ``winner_id`` is a player in first place. Places are given for every result or for none
+    (a two-seat match then places the winner first).
 
     Use ``MatchEnd.cancelled(reason)`` for a table that stops without a result
     (for example an admin ending it); ``reason`` is then free text kept in end_reason.
@@ -128,6 +170,15 @@ class MatchEnd:
             raise ValueError("each result needs its own seat")
         if self.winner_id not in users:
             raise ValueError("the winner must be one of the players")
+        places = [r.place for r in self.results if r.place is not None]
+        if not places:
+            return
+        if len(places) != len(users):
+            raise ValueError("give a place for every result or for none")
+        if any(not 1 <= place <= len(users) for place in places):
+            raise ValueError(f"places run from 1 to {len(users)}")
+        if any(r.user_id == self.winner_id and r.place != 1 for r in self.results):
+            raise ValueError("the winner must be in first place")
 
     @classmethod
     def cancelled(cls, reason: str) -> MatchEnd:
@@ -136,13 +187,15 @@ class MatchEnd:
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """A player's skill rating in one guild; ``matches`` counts the rated matches behind it."""
+    """A player's skill rating in one guild and mode; ``matches`` counts the rated matches
+    behind it. Modes are rated apart: winning at three players says little about teams."""
 
     guild_id: str
     user_id: str
     mu: float
     sigma: float
     matches: int
+    mode: str = CLASSIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +218,7 @@ class MoveRecord:
     now: str
     finished_hand: HandRow | None = None
     finished: MatchEnd | None = None
-    # New ratings of the two players, saved with the result; ignored unless the match finishes.
+    # New ratings of the players, saved with the result; ignored unless the match finishes.
     ratings: tuple[RatingRow, ...] = ()
     display: JsonObject | None = None
     deadline: str | None = None
@@ -202,29 +255,39 @@ class LeaderRow:
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
-    """One finished match seen from one player, for a match history page."""
+    """One finished match seen from one player, for a match history page.
+
+    The opponent fields describe the other player of a two-seat match and are None in
+    matches of more seats (``players`` says how many); ``place`` is the player's own.
+    """
 
     match_id: int
-    opponent_id: str
+    opponent_id: str | None
     opponent_name: str | None
     won: bool
     points: int
     final_score: int
-    opponent_final_score: int
+    opponent_final_score: int | None
     reason: ResultReason
     finished_at: str
     vs_bot: bool
+    mode: str = CLASSIC
+    place: int = 0
+    players: int = 2
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record in one guild, from finished matches only (against the bot too).
+    """A player's record in one guild and mode, from finished matches only (against the bot
+    too).
 
-    Hand counts cover every hand of those matches, void ones included. ``knocks`` counts
-    hands the player ended by knocking, whatever the outcome (the engine records a gin as a
-    knock by the winner too); ``knock_wins`` only the ones won as a plain knock;
-    ``undercuts`` the undercuts the player scored as defender. Rates are per hand played.
-    The rating fields are None (``rating_matches`` 0) for a player without a rating.
+    Hand counts cover the hands (boards, in teams) of those matches the player was dealt
+    into, void ones included: a three-player dealer sits a hand out, a player out of an
+    elimination match is not dealt again. ``knocks`` counts hands the player ended by
+    knocking, whatever the outcome (the engine records a gin as a knock by the winner too);
+    ``knock_wins`` only the ones won as a plain knock; ``undercuts`` the undercuts the player
+    scored as defender. Rates are per hand played. The rating fields are None
+    (``rating_matches`` 0) for a player without a rating.
     """
 
     user_id: str

@@ -44,6 +44,7 @@ from bot.store.checkpoint import Checkpointer
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_migrations
 from bot.store.rows import (
+    CLASSIC,
     ClosedChallenge,
     HandRow,
     HistoryRow,
@@ -56,6 +57,7 @@ from bot.store.rows import (
     PlayerStats,
     RatingRow,
     ResultRow,
+    SeatRow,
     TableRow,
 )
 from bot.store.worker import loop_connection, run_in_worker
@@ -195,14 +197,20 @@ class SqliteStore:
         now: str,
         *,
         vs_bot: bool = False,
+        mode: str = CLASSIC,
     ) -> int:
         """Open a table in a channel; ``ChannelBusy`` if one is already open there.
 
         ``vs_bot`` marks a match against the bot's own account, which must be the opponent:
         such matches stay off the leaderboard and ratings and show in ``bot_records``.
+        A lobby, whose players are only known when it starts, has ``opponent_id`` "".
         """
         if challenger_id == opponent_id:
             raise ValueError("a player cannot challenge themselves")
+        if vs_bot and not opponent_id:
+            raise ValueError("a match against the bot has the bot as its opponent")
+        if not mode:
+            raise ValueError("a match needs a mode")
         params = (
             guild_id,
             channel_id,
@@ -212,6 +220,7 @@ class SqliteStore:
             now,
             now,
             1 if vs_bot else 0,
+            mode,
         )
         async with self._exclusive() as conn:
             try:
@@ -229,10 +238,24 @@ class SqliteStore:
         if await self._one(q.SET_DISPLAY, (codec.dump(display), now, match_id)) is None:
             raise StaleMove(match_id, "no such match")
 
-    async def start_match(self, match_id: int, state: JsonObject, now: str) -> None:
-        """Accept a challenge: status challenge -> playing with the first state."""
-        if await self._one(q.START_MATCH, (codec.dump(state), now, match_id)) is None:
-            raise StaleMove(match_id, "not an open challenge")
+    async def start_match(
+        self, match_id: int, state: JsonObject, now: str, *, seats: Sequence[SeatRow] = ()
+    ) -> None:
+        """Accept a challenge or start a lobby: status challenge -> playing with the first
+        state, and the seats, in one transaction.
+
+        Without ``seats`` the match is two-player: the challenger in seat 0, the opponent in
+        seat 1 (a bot's seat in a match against the bot). Given, they are numbered from 0,
+        two or more with a player each; a match created with an opponent must seat exactly
+        those two, in that order. ``ValueError`` (nothing written) for seats that break this
+        or a lobby started without seats; ``StaleMove`` unless the match is a challenge.
+        """
+        text = codec.dump(state)
+        chosen = tuple(seats)
+        async with self._exclusive() as conn:
+            await run_in_worker(
+                conn, lambda db: writes.start_match(db, match_id, text, now, chosen)
+            )
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None:
         """End a challenge that was never accepted; frees the channel and clears its deadline."""
@@ -328,12 +351,16 @@ class SqliteStore:
         None keeps the stored state. ``StaleMove`` if the match is not playing. Either way
         the deadline is cleared.
 
+        The results must name every seat of the match with its player; each gets its place
+        (derived from the winner in a two-seat match when none is given), its team and
+        whether it is a bot's, from the seats.
+
         ``ratings`` (the players' new ratings) are saved with the results, so a rating never
         counts a match that is not recorded; ignored for a cancelled match. ``ValueError``
-        (nothing written) for ratings of a match against the bot, of another guild or of
-        someone who did not play. The rows are written as given: a caller that reads, updates
-        and writes ratings must not finish two matches of one guild at once, or one update
-        overwrites the other.
+        (nothing written) for ratings of a match against the bot, of another guild or mode,
+        of a bot's seat or of someone who did not play. The rows are written as given: a
+        caller that reads, updates and writes ratings must not finish two matches of one
+        guild at once, or one update overwrites the other.
         """
         text = None if state is None else codec.dump(state)
         async with self._exclusive() as conn:
@@ -378,27 +405,42 @@ class SqliteStore:
         row = await self._one(q.NEXT_DEADLINE)
         return None if row is None or row[0] is None else str(row[0])
 
-    async def get_ratings(self, guild_id: str, user_ids: Sequence[str]) -> dict[str, RatingRow]:
-        """Current ratings by user id; players without a rating are left out."""
+    async def get_ratings(
+        self, guild_id: str, user_ids: Sequence[str], mode: str = CLASSIC
+    ) -> dict[str, RatingRow]:
+        """Current ratings in one mode by user id; players without a rating are left out."""
         wanted = list(dict.fromkeys(user_ids))
         if not wanted:
             return {}
-        rows = await self._all(q.get_ratings(len(wanted)), (guild_id, *wanted))
+        rows = await self._all(q.get_ratings(len(wanted)), (guild_id, mode, *wanted))
         return {r["user_id"]: codec.rating_row(r) for r in rows}
 
     async def open_tables(self) -> list[TableRow]:
-        """Every challenge and match in play, to rebuild the tables at start-up."""
-        rows = [codec.table_row(r) for r in await self._all(q.OPEN_TABLES)]
+        """Every challenge and match in play with its seats, to rebuild the tables at
+        start-up."""
+        async with self._exclusive() as conn:
+            tables = await conn.execute_fetchall(q.OPEN_TABLES)
+            seat_rows = await conn.execute_fetchall(q.OPEN_SEATS)
+        seats: dict[int, list[SeatRow]] = {}
+        for r in seat_rows:
+            seats.setdefault(r["match_id"], []).append(codec.seat_row(r))
+        rows = [codec.table_row(r, seats.get(r["id"], ())) for r in tables]
         return sorted(rows, key=lambda row: row.id)
 
     async def get_table(self, match_id: int) -> TableRow | None:
-        row = await self._one(q.GET_TABLE, (match_id,))
-        return None if row is None else codec.table_row(row)
+        """A match of any status, with its seats once it started."""
+        async with self._exclusive() as conn:
+            row = _first(await conn.execute_fetchall(q.GET_TABLE, (match_id,)))
+            seats = await conn.execute_fetchall(q.SEATS, (match_id,))
+        if row is None:
+            return None
+        return codec.table_row(row, [codec.seat_row(s) for s in seats])
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         return [codec.move_row(r) for r in await self._all(q.MOVES, (match_id,))]
 
     async def hands(self, match_id: int) -> list[HandRow]:
+        """The finished hands by number, the boards of one number in order."""
         return [codec.hand_row(r) for r in await self._all(q.HANDS, (match_id,))]
 
     async def results(self, match_id: int) -> list[ResultRow]:
@@ -412,23 +454,26 @@ class SqliteStore:
         *,
         sort: LeaderSort = "wins",
         provisional_below: int = 0,
+        mode: str = CLASSIC,
     ) -> tuple[list[LeaderRow], int]:
-        """One page of the guild's ranking from human matches, and how many players it has.
+        """One page of the guild's ranking in one mode from matches without a bot seat, and
+        how many players it has. A place of 1 counts as a match won.
 
         ``sort``: 'wins' (won, win rate, points); 'points' (points, won); 'rating' (players
-        with at least ``provisional_below`` matches first, then the conservative rating,
-        unrated players after rated ones, then won). Ties end on the user id.
+        with at least ``provisional_below`` matches first, then the conservative rating of
+        this mode, unrated players after rated ones, then won). Ties end on the user id.
         """
         order = q.LEADERBOARD.get(sort)
         if order is None:
             raise ValueError(f"unknown leaderboard sort {sort!r}")
-        return await self._standings(order, guild_id, limit, offset, False, provisional_below)
+        return await self._standings(order, guild_id, limit, offset, False, provisional_below, mode)
 
     async def bot_records(
-        self, guild_id: str, limit: int, offset: int
+        self, guild_id: str, limit: int, offset: int, mode: str = CLASSIC
     ) -> tuple[list[LeaderRow], int]:
-        """One page of the players' records against the bot, by wins, and how many there are."""
-        return await self._standings(q.LEADERBOARD["wins"], guild_id, limit, offset, True, 0)
+        """One page of the players' records in matches of one mode with a bot seat, by wins,
+        and how many there are; the bots' own rows are left out."""
+        return await self._standings(q.LEADERBOARD["wins"], guild_id, limit, offset, True, 0, mode)
 
     async def _standings(
         self,
@@ -438,11 +483,13 @@ class SqliteStore:
         offset: int,
         vs_bot: bool,
         provisional_below: int,
+        mode: str,
     ) -> tuple[list[LeaderRow], int]:
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
         params = {
             "guild": guild_id,
+            "mode": mode,
             "vs_bot": 1 if vs_bot else 0,
             "provisional_below": provisional_below,
             "limit": limit,
@@ -454,29 +501,33 @@ class SqliteStore:
         return [codec.leader_row(r) for r in rows], 0 if total is None else int(total[0])
 
     async def history(
-        self, guild_id: str, user_id: str, limit: int, offset: int
+        self, guild_id: str, user_id: str, limit: int, offset: int, mode: str = CLASSIC
     ) -> tuple[list[HistoryRow], int]:
-        """One page of a player's finished matches (against the bot too), newest first, and
-        how many there are in all."""
+        """One page of a player's finished matches of one mode (against the bot too), newest
+        first, and how many there are in all."""
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
+        page = (guild_id, user_id, mode, limit, offset)
         async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(q.HISTORY, (guild_id, user_id, limit, offset))
-            total = _first(await conn.execute_fetchall(q.HISTORY_SIZE, (guild_id, user_id)))
+            rows = await conn.execute_fetchall(q.HISTORY, page)
+            total = _first(await conn.execute_fetchall(q.HISTORY_SIZE, page[:3]))
         return [codec.history_row(r) for r in rows], 0 if total is None else int(total[0])
 
-    async def player_stats(self, guild_id: str, user_id: str) -> PlayerStats | None:
-        """A player's record in a guild, or None if they have not finished a match there.
+    async def player_stats(
+        self, guild_id: str, user_id: str, mode: str = CLASSIC
+    ) -> PlayerStats | None:
+        """A player's record in a guild and mode, or None if they have not finished a match
+        of that mode there.
 
         Two queries whatever the number of matches: the totals, and the won column in
         order for the streaks.
         """
         async with self._exclusive() as conn:
-            params = {"guild": guild_id, "user": user_id}
+            params = {"guild": guild_id, "user": user_id, "mode": mode}
             r = _first(await conn.execute_fetchall(q.PLAYER_STATS, params))
             if r is None or r["played"] == 0:
                 return None
-            won = await conn.execute_fetchall(q.WON_SEQUENCE, (guild_id, user_id))
+            won = await conn.execute_fetchall(q.WON_SEQUENCE, (guild_id, user_id, mode))
         current, best = codec.streaks(row[0] for row in won)
         hands = r["hands_played"]
         return PlayerStats(

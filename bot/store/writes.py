@@ -7,7 +7,7 @@ Nothing here touches the event loop: ``SqliteStore`` hands these functions to
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +15,7 @@ from typing import Any
 from bot.store import codec
 from bot.store import queries as q
 from bot.store.errors import StaleMove
-from bot.store.rows import MatchEnd, MoveRecord, RatingRow
+from bot.store.rows import MatchEnd, MoveRecord, RatingRow, SeatResult, SeatRow
 
 Params = tuple[Any, ...]
 
@@ -76,6 +76,48 @@ def write_moves(db: sqlite3.Connection, moves: list[EncodedMove]) -> list[BaseEx
         return [_write_saved(db, move) for move in moves]
 
 
+def start_match(
+    db: sqlite3.Connection, match_id: int, state: str, now: str, seats: Sequence[SeatRow]
+) -> None:
+    """``SqliteStore.start_match`` in one transaction: the first state and the seats."""
+    with transaction(db):
+        match = db.execute(q.START_MATCH, (state, now, match_id)).fetchone()
+        if match is None:
+            raise StaleMove(match_id, "not an open challenge")
+        chosen = _checked_seats(match, seats) if seats else _default_seats(match)
+        if chosen is None:
+            raise ValueError("a lobby starts with its seats")
+        db.executemany(q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in chosen])
+
+
+def _default_seats(match: sqlite3.Row) -> tuple[SeatRow, ...] | None:
+    """The seats of a two-player match: challenger first, then the opponent (the bot in a
+    match against it); None for a lobby, which has no opponent to seat."""
+    if not match["opponent_id"]:
+        return None
+    return (
+        SeatRow(0, match["challenger_id"]),
+        SeatRow(1, match["opponent_id"], is_bot=bool(match["vs_bot"])),
+    )
+
+
+def _checked_seats(match: sqlite3.Row, seats: Sequence[SeatRow]) -> tuple[SeatRow, ...]:
+    """Seats numbered 0 to n-1, two or more, one user each; a match with a named opponent
+    seats exactly its two players as the default would."""
+    chosen = tuple(sorted(seats, key=lambda s: s.seat))
+    if len(chosen) < 2 or [s.seat for s in chosen] != list(range(len(chosen))):
+        raise ValueError("a match seats two or more players, in seats numbered from 0")
+    users = [s.user_id for s in chosen]
+    if not all(users) or len(set(users)) != len(users):
+        raise ValueError("every seat needs its own player")
+    default = _default_seats(match)
+    if default is not None and [(s.seat, s.user_id, s.is_bot) for s in chosen] != [
+        (s.seat, s.user_id, s.is_bot) for s in default
+    ]:
+        raise ValueError("a two-player match seats its challenger, then its opponent")
+    return chosen
+
+
 def end_match(
     db: sqlite3.Connection,
     match_id: int,
@@ -130,41 +172,85 @@ def finish(
     match = db.execute(q.END_MATCH, params).fetchone()
     if match is None:
         raise StaleMove(match_id, "not a match in play")
-    players = {match["challenger_id"]: match["opponent_id"]}
-    players[match["opponent_id"]] = match["challenger_id"]
-    if end.results and {r.user_id for r in end.results} != set(players):
-        raise ValueError("results must name exactly the two players of the match")
-    if end.status == "finished" and ratings:
-        _check_ratings(ratings, match["guild_id"], set(players), bool(match["vs_bot"]))
+    if end.status != "finished":
+        return
+    seats = _match_seats(db, match_id, match)
+    if ratings:
+        _check_ratings(ratings, match, seats)
         db.executemany(q.UPSERT_RATING, [codec.rating_params(r, now) for r in ratings])
-    db.executemany(
-        q.INSERT_RESULT,
-        [
-            (
-                match_id,
-                match["guild_id"],
-                result.user_id,
-                result.seat,
-                players[result.user_id],
-                1 if result.user_id == end.winner_id else 0,
-                result.points,
-                result.final_score,
-                end.reason,
-                now,
-            )
-            for result in end.results
-        ],
+    rows = [_result_params(match_id, match, seats, end, r, now) for r in _placed(end, seats)]
+    db.executemany(q.INSERT_RESULT, rows)
+
+
+def _match_seats(db: sqlite3.Connection, match_id: int, match: sqlite3.Row) -> dict[int, SeatRow]:
+    """The match's seats by number; a match started without seat rows has the two of a
+    two-player match."""
+    rows = db.execute(q.SEATS, (match_id,)).fetchall()
+    seats = tuple(codec.seat_row(r) for r in rows) or _default_seats(match) or ()
+    return {s.seat: s for s in seats}
+
+
+def _placed(end: MatchEnd, seats: dict[int, SeatRow]) -> list[tuple[SeatResult, int]]:
+    """Each result with its place, after checking it names the match's seats exactly."""
+    named = {(r.seat, r.user_id) for r in end.results}
+    if named != {(s.seat, s.user_id) for s in seats.values()}:
+        raise ValueError("results must name exactly the players of the match, each in their seat")
+    if any(r.place is None for r in end.results):
+        if len(seats) != 2:
+            raise ValueError("a match of more than two players needs a place for every result")
+        return [(r, 1 if r.user_id == end.winner_id else 2) for r in end.results]
+    return [(r, r.place) for r in end.results if r.place is not None]
+
+
+def _result_params(
+    match_id: int,
+    match: sqlite3.Row,
+    seats: dict[int, SeatRow],
+    end: MatchEnd,
+    placed: tuple[SeatResult, int],
+    now: str,
+) -> tuple[object, ...]:
+    """One results row; team and bot flag come from the seat, which the result may repeat
+    but not contradict."""
+    result, place = placed
+    seat = seats[result.seat]
+    if result.team is not None and seat.team is not None and result.team != seat.team:
+        raise ValueError(f"seat {seat.seat} plays for team {seat.team}, not {result.team}")
+    if result.is_bot and not seat.is_bot:
+        raise ValueError(f"seat {seat.seat} is not a bot's")
+    team = seat.team if result.team is None else result.team
+    opponent = None
+    if len(seats) == 2:
+        opponent = seats[1 - result.seat].user_id
+    return (
+        match_id,
+        match["guild_id"],
+        result.user_id,
+        result.seat,
+        opponent,
+        1 if place == 1 else 0,
+        result.points,
+        result.final_score,
+        end.reason,
+        now,
+        place,
+        team,
+        1 if seat.is_bot else 0,
     )
 
 
 def _check_ratings(
-    ratings: tuple[RatingRow, ...], guild_id: str, players: set[str], vs_bot: bool
+    ratings: tuple[RatingRow, ...], match: sqlite3.Row, seats: dict[int, SeatRow]
 ) -> None:
-    """Ratings only ever follow a human match, for its own players in its own guild."""
-    if vs_bot:
+    """Ratings only ever follow a match with people in it, for its own human players, in its
+    own guild and mode; never a match against the bot's own account."""
+    if match["vs_bot"]:
         raise ValueError("a match against the bot is not rated")
+    players = {s.user_id for s in seats.values() if not s.is_bot}
     users = [r.user_id for r in ratings]
     if len(set(users)) != len(users) or not set(users) <= players:
-        raise ValueError("ratings must name players of the match, once each")
-    if any(r.guild_id != guild_id for r in ratings):
+        raise ValueError("ratings must name human players of the match, once each")
+    if any(r.guild_id != match["guild_id"] for r in ratings):
         raise ValueError("ratings must belong to the match's guild")
+    if any(r.mode != match["mode"] for r in ratings):
+        raise ValueError(f"ratings must be of the match's mode, {match['mode']!r}")

@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.server_settings import duration
-from bot.tables import TableService, TimerEvent, TimerKind
+from bot.tables import Table, TableService, TimerEvent, TimerKind
 
 if TYPE_CHECKING:
     from cogs.gin.display import TableDisplay
@@ -44,8 +44,7 @@ class TimerRunner:
             self.wake.clear()
             for table in self.service.due(self.service.clock()):
                 try:
-                    event = await self.service.fire_timer(table)
-                    if event is not None:
+                    for event in await self.service.fire_timer(table):
                         await self.announce(event)
                 except asyncio.CancelledError:
                     raise
@@ -61,28 +60,51 @@ class TimerRunner:
     async def announce(self, event: TimerEvent) -> None:
         table = event.table
         if event.kind is TimerKind.EXPIRED:
-            await self.display.expired(
-                table,
-                f"{table.opponent.name} didn't answer {table.challenger.name}'s challenge in "
-                f"{duration(table.server.challenge_seconds)}. The channel is free again.",
-            )
+            if table.is_lobby:
+                text = (
+                    f"Nobody started this table in {duration(table.server.challenge_seconds)}. "
+                    "The channel is free again."
+                )
+            else:
+                text = (
+                    f"{table.opponent.name} didn't answer {table.challenger.name}'s challenge in "
+                    f"{duration(table.server.challenge_seconds)}. The channel is free again."
+                )
+            await self.display.expired(table, text)
             return
         assert event.seat is not None
-        other = table.players[1 - event.seat].name
         where = self.display.where(table)
         if event.kind is TimerKind.REMINDER:
             left = duration(round(table.server.turn_seconds / 2))
             await self.display.tell(
                 table,
                 event.seat,
-                f"⏰ It's your turn vs {other} ({where}). {left} left, or you forfeit the match.",
+                f"⏰ It's your turn at {where}. {left} left, or you {_forfeit_word(table)}.",
             )
             return
         loser = table.players[event.seat].name
         await self.display.sync(table)
+        if table.mode_name == "elimination" and event.result is None:
+            await self.display.tell(
+                table, event.seat, f"⌛ You ran out of time at {where}: you are out of the match."
+            )
+            return
         await self.display.tell(
-            table, event.seat, f"⌛ You ran out of time vs {other} ({where}): the match is lost."
+            table, event.seat, f"⌛ You ran out of time at {where}: the match is lost."
         )
-        await self.display.tell(
-            table, 1 - event.seat, f"🏆 {loser} ran out of time ({where}): you win the match!"
-        )
+        match = table.match
+        for seat in range(len(table.players)):
+            if seat == event.seat or match is None:
+                continue
+            won = event.result is not None and event.result.placings[seat] == 1
+            text = f"🏆 {loser} ran out of time ({where})"
+            text += ": you win the match!" if won else ": the match is over."
+            await self.display.tell(table, seat, text)
+
+
+def _forfeit_word(table: Table) -> str:
+    if table.mode_name == "elimination":
+        return "are out of the match"
+    if table.mode_name == "teams":
+        return "forfeit the match for your team"
+    return "forfeit the match"

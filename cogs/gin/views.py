@@ -307,7 +307,7 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
     hand = match.hand
     if hand.is_over or hand.turn != seat:
         return None
-    move = table.move_count
+    move = table.token(seat)
     view = discord.ui.View(timeout=None)
     upcard = hand.upcard
     if hand.phase is Phase.UPCARD:

@@ -143,7 +143,7 @@ class Game:
         table = self.table
 
         def ready() -> Message | None:
-            prefix = f":{table.id}:{table.move_count}:"
+            prefix = f":{table.id}:{table.token(seat)}:"
             entry = table.display.get("hands", {}).get(str(seat))
             if not entry or entry.get("hand") != table.match.hand_number:
                 return None
@@ -173,7 +173,7 @@ class Game:
         user = self.user(action.seat)
         if message is None:
             message = await self.wait_for_buttons(action.seat)
-        move = self.table.move_count
+        move = self.table.token(action.seat)
         if action.kind in BUTTONS:
             return await self.fake.click(
                 user, message, f"gin:mv:{self.table.id}:{move}:{BUTTONS[action.kind]}"

@@ -64,6 +64,10 @@ class Panels:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._ready: dict[tuple[int, int], int] = {}  # (table, move) -> DM message id
+        # Buttons carry a token per decision point (hand and board move number); the n-th new
+        # token a table shows is its move n.
+        self.tokens: dict[tuple[int, int], int] = {}  # (table, move) -> token
+        self._last_token: dict[int, tuple[int, int]] = {}  # table -> (token, move)
         self.shown_at: dict[tuple[int, int], float] = {}  # (table, move) -> when it showed
         self._waiting: dict[tuple[int, int], asyncio.Future[int | None]] = {}
         self._channel_table: dict[int, int] = {}
@@ -86,7 +90,15 @@ class Panels:
                 for component in row.get("components") or []:
                     found = MOVE_ID.fullmatch(str(component.get("custom_id", "")))
                     if found:
-                        key = (int(found[1]), int(found[2]))
+                        table, token = int(found[1]), int(found[2])
+                        last, move = self._last_token.get(table, (-1, -1))
+                        if token < last:
+                            continue  # an older hand message, edited late
+                        if token > last:
+                            move += 1
+                            self._last_token[table] = (token, move)
+                            self.tokens[(table, move)] = token
+                        key = (table, move)
                         self._ready[key] = int(data["id"])
                         self.shown_at.setdefault(key, time.perf_counter())
                         self._wake(key, int(data["id"]))
@@ -152,7 +164,7 @@ def choose(message: Message, table_id: int, move: int, rng: random.Random) -> tu
     offered: dict[str, dict[str, Any]] = {}
     for component in _leaves(message.components):
         found = MOVE_ID.fullmatch(str(component.get("custom_id", "")))
-        if found and int(found[1]) == table_id and int(found[2]) == move:
+        if found and int(found[1]) == table_id and int(found[2]) == move:  # move: the token
             offered[found[3]] = component
     for kind in ("biggin", "knock", "discard"):
         if kind in offered:
@@ -234,7 +246,8 @@ async def play_table(
                 run.follow_ups.append(max(0.0, shown - answered))
             message = fake.message(message_id)
             user = users[message.channel_id]
-            custom_id, kind, value = choose(message, run.table_id, move, rng)
+            token = panels.tokens[(run.table_id, move)]
+            custom_id, kind, value = choose(message, run.table_id, token, rng)
             if value:
                 result = await fake.select(user, message, custom_id, [value], timeout=WAIT_S)
             else:

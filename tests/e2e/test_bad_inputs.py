@@ -301,8 +301,8 @@ async def test_stale_buttons(world: World, bot: GinBot) -> None:
     shown = await fake.slash(user, world.channel, "gin hand")
     old = shown.message
     assert old is not None and shown.ephemeral
-    take = f"gin:mv:{table.id}:{table.move_count}:take"
-    pass_ = f"gin:mv:{table.id}:{table.move_count}:pass"
+    take = f"gin:mv:{table.id}:{table.token(seat)}:take"
+    pass_ = f"gin:mv:{table.id}:{table.token(seat)}:pass"
     assert take in old.custom_ids() and pass_ in old.custom_ids()
 
     await game.command(Action(ActionKind.PASS, seat))
@@ -324,7 +324,7 @@ async def test_button_on_a_finished_match(world: World, bot: GinBot) -> None:
     shown = await fake.slash(user, world.channel, "gin hand")
     old = shown.message
     assert old is not None
-    pass_ = f"gin:mv:{table.id}:{table.move_count}:pass"
+    pass_ = f"gin:mv:{table.id}:{table.token(seat)}:pass"
     resigned = await fake.slash(game.user(1 - seat), world.channel, "gin resign")
     assert "⚠️" not in resigned.text
     await settle()
@@ -346,7 +346,7 @@ async def test_double_click_applies_once(world: World, bot: GinBot) -> None:
     user = game.user(seat)
     panel = await game.wait_for_buttons(seat)
     before = table.move_count
-    stock = f"gin:mv:{table.id}:{before}:stock"
+    stock = f"gin:mv:{table.id}:{table.token(seat)}:stock"
     results = await asyncio.gather(fake.click(user, panel, stock), fake.click(user, panel, stock))
     await _one_applied(results, table.move_count - before)
     assert len(game.match.hand.hands[seat]) == 11
@@ -354,7 +354,7 @@ async def test_double_click_applies_once(world: World, bot: GinBot) -> None:
     panel = await game.wait_for_buttons(seat)
     before = table.move_count
     card = str(int(game.match.hand.hands[seat][0]))
-    menu = f"gin:sel:{table.id}:{before}:discard"
+    menu = f"gin:sel:{table.id}:{table.token(seat)}:discard"
     results = await asyncio.gather(
         fake.select(user, panel, menu, [card]), fake.select(user, panel, menu, [card])
     )
@@ -386,7 +386,7 @@ async def test_command_and_button_at_once(world: World, bot: GinBot) -> None:
     before = table.move_count
     results = await asyncio.gather(
         fake.slash(user, world.channel, "gin draw", source="stock"),
-        fake.click(user, panel, f"gin:mv:{table.id}:{before}:stock"),
+        fake.click(user, panel, f"gin:mv:{table.id}:{table.token(seat)}:stock"),
     )
     await _one_applied(results, table.move_count - before)
     assert len(game.match.hand.hands[seat]) == 11

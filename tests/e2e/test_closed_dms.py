@@ -42,7 +42,8 @@ def turn_pings(fake: FakeDiscord, world: World, user: User) -> list[Message]:
 
 def current_buttons(table: Table, message: Message | None) -> bool:
     """Whether a private message carries the buttons for the move about to be made."""
-    prefix = f":{table.id}:{table.move_count}:"
+    assert table.match is not None
+    prefix = f":{table.id}:{table.token(table.match.hand.turn)}:"
     return message is not None and any(prefix in cid for cid in message.custom_ids())
 
 

@@ -56,7 +56,7 @@ async def make_move_without_answer(game: Game, action: Action, via: str) -> None
         await fake.slash(user, game.channel, "gin discard", card=str(action.card), wait=False)
         return
     message = await game.wait_for_buttons(action.seat)
-    custom_id = f"gin:sel:{game.table.id}:{game.table.move_count}:discard"
+    custom_id = f"gin:sel:{game.table.id}:{game.table.token(action.seat)}:discard"
     await fake.select(user, message, custom_id, [str(int(action.card))], wait=False)
 
 

@@ -84,7 +84,7 @@ async def test_forged_components_are_answered_and_change_nothing(
     message = await game.wait_for_buttons(seat)
     await public_is_quiet(game)
     caplog.clear()
-    for custom_id, kind, values in forged_ids(table.id, table.move_count):
+    for custom_id, kind, values in forged_ids(table.id, table.token(seat)):
         before = await capture(fake, table)
         result = await fake.forge_component(
             user, message, custom_id, component_type=kind, values=values
@@ -150,7 +150,7 @@ async def test_an_unexpected_error_gets_an_apology_and_changes_nothing(
     monkeypatch.setattr(bot.service, "play", broken)
     before = await capture(fake, table)
     result = await fake.click(
-        game.user(seat), message, f"gin:mv:{table.id}:{table.move_count}:pass"
+        game.user(seat), message, f"gin:mv:{table.id}:{table.token(seat)}:pass"
     )
     answered_in_time(result)
     text = await assert_refused(fake, table, before, result, "sorry", "nothing was changed")

@@ -180,7 +180,7 @@ async def test_replies_are_only_for_their_user(world: World, bot: GinBot) -> Non
     assert shown.ephemeral and shown.message is not None
     assert shown.message.flags & 64
     assert fake.interactions[shown.id].user is user
-    move = f"gin:mv:{table.id}:{table.move_count}:pass"
+    move = f"gin:mv:{table.id}:{table.token(seat)}:pass"
     assert move in shown.custom_ids
     for stranger in (other, world.carol):
         with pytest.raises(ComponentError):

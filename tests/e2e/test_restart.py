@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import Match
+from bot.tables.model import TOKEN_HAND
 from tests.e2e.conftest import TOKEN, World
 from tests.fakediscord import InteractionResult, Message
 from tests.gin.players import choose
@@ -118,7 +119,8 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
         # The buttons on the DM hand message sent before the kill still work.
         seat = match.hand.turn
         user = world.alice if match.players[seat].id == str(world.alice.id) else world.bob
-        marks = (f"gin:mv:{table_id}:{count}:", f"gin:sel:{table_id}:{count}:")
+        token = match.hand_number * TOKEN_HAND + len(match.hand.actions)
+        marks = (f"gin:mv:{table_id}:{token}:", f"gin:sel:{table_id}:{token}:")
 
         def current_panel() -> Message | None:
             for message in reversed(fake.dm_messages(user)):
@@ -131,7 +133,7 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
         if action.kind in (ActionKind.DISCARD, ActionKind.KNOCK):
             mode = "discard" if action.kind is ActionKind.DISCARD else "knock"
             clicked = await fake.select(
-                user, panel, f"gin:sel:{table_id}:{count}:{mode}", [str(int(action.card))]
+                user, panel, f"gin:sel:{table_id}:{token}:{mode}", [str(int(action.card))]
             )
         else:
             kind = {
@@ -139,7 +141,7 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
                 ActionKind.DRAW_DISCARD: "take",
                 ActionKind.PASS: "pass",
             }[action.kind]
-            clicked = await fake.click(user, panel, f"gin:mv:{table_id}:{count}:{kind}")
+            clicked = await fake.click(user, panel, f"gin:mv:{table_id}:{token}:{kind}")
         assert "⚠️" not in clicked.text, clicked.text
         _, after, count_after = stored(world)
         assert count_after == count + 1

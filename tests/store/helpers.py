@@ -12,6 +12,7 @@ from bot.store import (
     MoveRecord,
     RatingRow,
     SeatResult,
+    SeatRow,
     SqliteStore,
 )
 from bot.store.rows import JsonObject, ResultReason
@@ -157,3 +158,93 @@ def _knocker(outcome: HandOutcome, winner_seat: int | None) -> int | None:
     if outcome == "undercut" and winner_seat is not None:
         return 1 - winner_seat
     return None
+
+
+def seated(
+    *users: str, teams: tuple[int, ...] = (), bots: tuple[int, ...] = ()
+) -> tuple[SeatRow, ...]:
+    """Seats in the order given; ``teams`` one team number per seat; ``bots`` the bot seats."""
+    return tuple(
+        SeatRow(seat, user, teams[seat] if teams else None, seat in bots)
+        for seat, user in enumerate(users)
+    )
+
+
+async def new_lobby(
+    store: SqliteStore,
+    mode: str,
+    seats: tuple[SeatRow, ...],
+    *,
+    guild: str = "g1",
+    channel: str | None = None,
+) -> int:
+    """A lobby of ``mode`` opened by the first seat's player and started with ``seats``."""
+    channel = channel or f"chan-{next(_channels)}"
+    match_id = await store.create_challenge(
+        guild, channel, seats[0].user_id, "", {"mode": mode}, at(0), mode=mode
+    )
+    await store.start_match(match_id, state(0), at(0), seats=seats)
+    return match_id
+
+
+def placed(
+    seats: tuple[SeatRow, ...],
+    places: tuple[int, ...],
+    *,
+    reason: ResultReason = "target",
+    points: tuple[int, ...] = (),
+) -> MatchEnd:
+    """A finished match with each seat's place; the first seat in first place wins."""
+    winner = next(s.user_id for s, p in zip(seats, places, strict=True) if p == 1)
+    return MatchEnd(
+        status="finished",
+        reason=reason,
+        winner_id=winner,
+        results=tuple(
+            SeatResult(s.user_id, s.seat, points[s.seat] if points else 0, 0, place=p)
+            for s, p in zip(seats, places, strict=True)
+        ),
+    )
+
+
+def board(
+    match_id: int,
+    number: int,
+    dealt: tuple[int, ...],
+    outcome: HandOutcome,
+    winner_seat: int | None,
+    *,
+    board_number: int = 0,
+    knocker_seat: int | None = None,
+    points: int = 10,
+) -> HandRow:
+    """One board of a hand, its record naming the seats dealt in as the engine's does."""
+    return HandRow(
+        match_id=match_id,
+        number=number,
+        dealer_seat=dealt[0],
+        seed=f"seed-{match_id}-{number}-{board_number}",
+        outcome=outcome,
+        knocker_seat=knocker_seat,
+        winner_seat=winner_seat,
+        points=0 if winner_seat is None else points,
+        result={"number": number, "seats": list(dealt), "board": board_number},
+        board=board_number,
+    )
+
+
+async def play_hands(
+    store: SqliteStore, match_id: int, hands: list[HandRow], end: MatchEnd
+) -> None:
+    """One move per hand row, the last one finishing the match with ``end``."""
+    for seq, row in enumerate(hands, start=1):
+        last = seq == len(hands)
+        await store.record_move(
+            move(
+                match_id,
+                seq,
+                hand_number=row.number,
+                finished_hand=row,
+                finished=end if last else None,
+            )
+        )

@@ -24,6 +24,7 @@ async def test_memory_database_works(store: SqliteStore) -> None:
     assert await store.counts() == {
         "players": 0,
         "matches": 0,
+        "seats": 0,
         "moves": 0,
         "hands": 0,
         "results": 0,

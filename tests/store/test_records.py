@@ -137,9 +137,9 @@ async def test_history_pages_newest_first(store: SqliteStore) -> None:
     rows, total = await store.history("g1", "alice", 10, 0)
     assert total == 3
     assert rows == [
-        HistoryRow(third, "carol", None, False, 5, 30, 100, "target", at(60), False),
-        HistoryRow(first, "bob", "Bob", True, 120, 145, 40, "target", at(50), False),
-        HistoryRow(second, "bob", "Bob", False, 0, 0, 135, "target", at(40), False),
+        HistoryRow(third, "carol", None, False, 5, 30, 100, "target", at(60), False, place=2),
+        HistoryRow(first, "bob", "Bob", True, 120, 145, 40, "target", at(50), False, place=1),
+        HistoryRow(second, "bob", "Bob", False, 0, 0, 135, "target", at(40), False, place=2),
     ]
     page, total = await store.history("g1", "alice", 2, 2)
     assert (page, total) == (rows[2:], 3)

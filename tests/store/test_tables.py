@@ -145,7 +145,7 @@ async def test_bad_results_roll_back_the_finishing_move(store: SqliteStore) -> N
         winner_id="alice",
         results=(SeatResult("alice", 0, 100, 125), SeatResult("mallory", 1, 0, 0)),
     )
-    with pytest.raises(ValueError, match="two players"):
+    with pytest.raises(ValueError, match="players of the match"):
         await store.record_move(
             move(mid, 1, finished_hand=hand(mid, 1, "gin", 0), finished=stranger)
         )

@@ -1,0 +1,841 @@
+"""The table service: one table per channel, a lock per table, move -> store -> what to show.
+
+Discord-free: cogs turn Discord interactions into calls here and turn the answers into
+messages. Every accepted move is committed to the store before the caller hears about it.
+One lock per table serialises everything done to it, both boards of a teams hand included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+
+from bot.gin import Card
+from bot.gin.ai import bot_move
+from bot.gin.hand import Action, ActionKind
+from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
+from bot.gin.modes import find_mode
+from bot.ratings import updated_ratings
+from bot.server_settings import ServerSettings
+from bot.store import (
+    ChannelBusy,
+    HandRow,
+    MatchEnd,
+    MoveRecord,
+    RatingRow,
+    SeatResult,
+    StaleMove,
+    Store,
+    TableRow,
+)
+from bot.tables import clock, lobby
+from bot.tables.model import (
+    KEPT_HANDS,
+    MoveOutcome,
+    Seat,
+    Status,
+    Table,
+    TableError,
+    TimerEvent,
+    TimerKind,
+)
+
+log = logging.getLogger(__name__)
+
+STALE_BUTTON = (
+    "That button is out of date: that move was already made, or the game has moved on. "
+    "Use your latest hand message, or `/gin hand`."
+)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableService:
+    """Owns the open tables (by channel and by id) and every change made to them."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self._by_channel: dict[str, Table] = {}
+        self._by_id: dict[int, Table] = {}
+        self._channel_locks: dict[str, asyncio.Lock] = {}
+        self.deadline_changed: asyncio.Event | None = None  # set whenever a deadline moves
+        self._servers: dict[str, ServerSettings] = {}
+        self._ratings_lock = asyncio.Lock()
+
+    def _now(self) -> str:
+        return self.clock().isoformat()
+
+    # --- loading and lookup -------------------------------------------------------------------
+
+    async def load(self) -> list[Table]:
+        """Bring back every open table after a restart."""
+        tables = []
+        for row in await self.store.open_tables():
+            match = None
+            state = row.state
+            if state is not None:
+                history = state.get("history")
+                if history is None:  # finished hands are stored one row each
+                    history = [hand.result for hand in await self.store.hands(row.id)]
+                match = Match.from_dict({**state, "history": history})
+                _keep_last_hand(match)
+            display = dict(row.display)
+            mode = getattr(row, "mode", "classic")
+            table = Table(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                status=Status(row.status),
+                seats=_loaded_seats(row, display, match),
+                server=ServerSettings.from_dict(row.settings),
+                mode_name=mode,
+                size=int(display.get("size", 2)),
+                host=str(display.get("host", row.challenger_id)),
+                match=match,
+                move_count=row.move_count,
+                display=display,
+                deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
+                vs_bot=row.vs_bot,
+                created_at=datetime.fromisoformat(row.created_at),
+                committed=None if state is None else orjson.dumps(state).decode(),
+            )
+            self._register(table)
+            tables.append(table)
+        return tables
+
+    def _register(self, table: Table) -> None:
+        self._by_channel[table.channel_id] = table
+        self._by_id[table.id] = table
+
+    def _unregister(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) is table:
+            del self._by_channel[table.channel_id]
+        self._by_id.pop(table.id, None)
+
+    def in_channel(self, channel_id: str) -> Table | None:
+        return self._by_channel.get(channel_id)
+
+    def by_id(self, table_id: int) -> Table | None:
+        return self._by_id.get(table_id)
+
+    def tables(self) -> list[Table]:
+        return list(self._by_id.values())
+
+    def tables_of(self, user_id: str) -> list[Table]:
+        return [t for t in self._by_id.values() if t.seat_of(user_id) is not None]
+
+    def require_table(self, channel_id: str) -> Table:
+        table = self.in_channel(channel_id)
+        if table is None:
+            raise TableError(
+                "There is no game in this channel. Start one with `/gin challenge`, "
+                "`/gin open` or `/gin practice`."
+            )
+        return table
+
+    # --- server settings ----------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: str) -> ServerSettings:
+        cached = self._servers.get(guild_id)
+        if cached is None:
+            cached = ServerSettings.from_dict(await self.store.get_guild_settings(guild_id))
+            self._servers[guild_id] = cached
+        return cached
+
+    async def change_server_settings(self, guild_id: str, **changes: Any) -> ServerSettings:
+        """Apply and store changes; matches already started keep the settings they began with."""
+        changed = (await self.server_settings(guild_id)).with_changes(**changes)
+        await self.store.set_guild_settings(guild_id, changed.to_dict(), self._now())
+        self._servers[guild_id] = changed
+        return changed
+
+    # --- opening tables ----------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        guild_id: str,
+        channel_id: str,
+        challenger: Player,
+        opponent: Player,
+        server: ServerSettings,
+        *,
+        opponent_is_bot: bool = False,
+        bot_level: str | None = None,
+    ) -> Table:
+        """Open a two-player table; against the bot itself (``bot_level`` set) play starts
+        at once."""
+        if opponent.id == challenger.id:
+            raise TableError("You can't challenge yourself. Pick another member of this server.")
+        if opponent_is_bot and bot_level is None:
+            raise TableError(
+                "Other bots can't play Gin Rummy. Challenge a person, or play me with "
+                "`/gin practice`."
+            )
+        seats = [Seat(challenger), Seat(opponent, bot_level=bot_level)]
+        table = await self._open(guild_id, channel_id, seats, server, "classic", 2, opponent.id)
+        if bot_level is not None:
+            async with table.lock:
+                await self._start(table)
+        return table
+
+    async def open_lobby(
+        self,
+        guild_id: str,
+        channel_id: str,
+        host: Player,
+        mode: str,
+        server: ServerSettings,
+        *,
+        size: int | None = None,
+        bots: list[Player] | None = None,
+        bot_level: str = "normal",
+        team: int | None = None,
+    ) -> Table:
+        """Open a lobby for a mode of more than two players, the host seated first; seats
+        given to the bot are filled at once. A lobby that is full starts by itself."""
+        chosen = find_mode(mode)
+        size = lobby.table_size(chosen, size)
+        bot_players = bots or []
+        if len(bot_players) >= size:
+            raise TableError(
+                f"A table of {size} with {len(bot_players)} bots leaves you no seat: ask for "
+                f"at most {size - 1} bots."
+            )
+        seats = [Seat(host, team=team), *(Seat(p, bot_level=bot_level) for p in bot_players)]
+        lobby.check_teams(chosen, seats)
+        table = await self._open(guild_id, channel_id, seats, server, chosen.name, size, "")
+        if len(table.seats) == table.size:
+            async with table.lock:
+                await self._start(table)
+        return table
+
+    async def _open(
+        self,
+        guild_id: str,
+        channel_id: str,
+        seats: list[Seat],
+        server: ServerSettings,
+        mode: str,
+        size: int,
+        opponent_id: str,
+    ) -> Table:
+        lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            existing = self.in_channel(channel_id)
+            if existing is not None:
+                raise TableError(_busy_reason(existing))
+            created = self.clock()
+            now = created.isoformat()
+            for seat in seats:
+                if not seat.is_bot or mode == "classic":
+                    await self.store.upsert_player(seat.player.id, seat.player.name, now)
+            vs_bot = any(seat.is_bot for seat in seats)
+            host = seats[0].player
+            try:
+                table_id = await self.store.create_challenge(
+                    guild_id,
+                    channel_id,
+                    host.id,
+                    opponent_id,
+                    server.to_dict(),
+                    now,
+                    vs_bot=vs_bot,
+                    **({} if mode == "classic" else {"mode": mode}),
+                )
+            except ChannelBusy:
+                raise TableError("This channel already has a game. Try another channel.") from None
+            table = Table(
+                id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status=Status.CHALLENGE,
+                seats=seats,
+                server=server,
+                mode_name=mode,
+                size=size,
+                host=host.id,
+                vs_bot=vs_bot,
+                created_at=created,
+            )
+            _save_seats(table)
+            await self.save_display(table)
+            self._register(table)
+            if not (vs_bot and mode == "classic"):
+                await self._set_deadline(
+                    table, created + timedelta(seconds=server.challenge_seconds)
+                )
+            return table
+
+    # --- a challenge's answer -------------------------------------------------------------------
+
+    async def accept(self, table: Table, user_id: str, name: str | None = None) -> Table:
+        async with table.lock:
+            self._check_challenge_answer(table, user_id, "accept")
+            if name:
+                table.seats[1] = replace(table.seats[1], player=Player(table.opponent.id, name))
+            await self._start(table)
+            return table
+
+    async def decline(self, table: Table, user_id: str) -> Table:
+        async with table.lock:
+            self._check_challenge_answer(table, user_id, "decline", challenger_may=True)
+            await self.store.close_challenge(table.id, "declined", self._now())
+            self._close(table, Status.DECLINED)
+            return table
+
+    def _check_challenge_answer(
+        self, table: Table, user_id: str, verb: str, *, challenger_may: bool = False
+    ) -> None:
+        if table.is_lobby:
+            raise TableError(
+                "This table is a lobby, not a challenge: take a seat with the Join button or "
+                "`/gin join`, or leave with `/gin leave`."
+            )
+        a, b = table.challenger.name, table.opponent.name
+        if table.status is Status.PLAYING and table.id in self._by_id:
+            if table.seat_of(user_id) is not None:
+                raise TableError(
+                    "Your game here is already on: there is no challenge to answer. "
+                    "To leave it, use `/gin resign`."
+                )
+            raise TableError(
+                f"There is no challenge to answer here: {a} and {b} are playing. Start your "
+                "own game in another channel with `/gin challenge`."
+            )
+        if table.status is not Status.CHALLENGE or table.id not in self._by_id:
+            raise TableError(
+                "That challenge is no longer open. Start a new one with `/gin challenge`."
+            )
+        if user_id == table.opponent.id:
+            return
+        if challenger_may and user_id == table.challenger.id:
+            return
+        if user_id == table.challenger.id:
+            raise TableError(
+                f"You can't {verb} your own challenge; wait for {b} to answer it. "
+                "To withdraw it, use `/gin decline`."
+            )
+        raise TableError(
+            f"Only {b} can {verb} this challenge. Want to play? Start your own game in "
+            "another channel with `/gin challenge`."
+        )
+
+    # --- lobbies ---------------------------------------------------------------------------------
+
+    async def join(self, table: Table, player: Player, team: int | None = None) -> bool:
+        """Take a seat in a lobby; True when that filled the table and started the match."""
+        async with table.lock:
+            lobby.check_join(table, player, team, open_here=table.id in self._by_id)
+            table.seats.append(Seat(player, team=team))
+            await self.store.upsert_player(player.id, player.name, self._now())
+            _save_seats(table)
+            if len(table.seats) == table.size:
+                await self._start(table)
+                return True
+            await self.save_display(table)
+            return False
+
+    async def leave(self, table: Table, user_id: str) -> bool:
+        """Give up a seat in a lobby (the next person seated becomes host); True when nobody
+        is left and the table closed."""
+        async with table.lock:
+            index = lobby.check_leave(table, user_id, open_here=table.id in self._by_id)
+            del table.seats[index]
+            humans = [seat for seat in table.seats if not seat.is_bot]
+            if not humans:
+                await self.store.close_challenge(table.id, "cancelled", self._now())
+                self._close(table, Status.CANCELLED)
+                return True
+            if table.host == user_id:
+                table.host = humans[0].player.id
+            _save_seats(table)
+            await self.save_display(table)
+            return False
+
+    async def start_lobby(self, table: Table, user_id: str) -> Table:
+        """The host starts a lobby that has enough players (elimination: two or more)."""
+        async with table.lock:
+            lobby.check_start(table, user_id, open_here=table.id in self._by_id)
+            await self._start(table)
+            return table
+
+    async def _start(self, table: Table) -> None:
+        """Deal the first hand and commit it; the seats take the match's order. Lock held."""
+        teams = [seat.team for seat in table.seats] if table.mode_name == "teams" else None
+        match = Match.start(
+            [seat.player for seat in table.seats], table.settings, mode=table.mode_name, teams=teams
+        )
+        by_id = {seat.player.id: seat for seat in table.seats}
+        seated = [by_id[player.id] for player in match.players]
+        state = match.to_dict(history=False)
+        await self.store.start_match(table.id, state, self._now(), **_seat_rows(table, seated))
+        table.seats = seated
+        table.match = match
+        table.committed = orjson.dumps(state).decode()
+        table.status = Status.PLAYING
+        _save_seats(table)
+        await self._arm_turn_timers(table)
+
+    # --- moves --------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        table: Table,
+        user_id: str,
+        kind: ActionKind,
+        card: Card | None = None,
+        *,
+        expected_move: int | None = None,
+    ) -> MoveOutcome:
+        """Check, apply and commit one move. ``expected_move`` (the seat's ``Table.token``)
+        guards against stale buttons and double clicks: the move is refused if the seat's
+        board moved on first."""
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            match = self._match(table)
+            if expected_move is not None and expected_move != table.token(seat):
+                raise TableError(STALE_BUTTON)
+            hand_number = match.hand_number
+            action = Action(kind, seat, card)
+            board_index = match.board_index(seat)
+            board = match.board_of(seat)
+            before = _snapshot(table, match)
+            report = match.apply(action)  # raises IllegalMove and changes nothing
+            drawn = None
+            if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+                drawn = board.last_drawn
+            try:
+                await self._commit(table, hand_number, action, report)
+            except BaseException:
+                table.match = _restore(*before)  # the move never happened
+                raise
+            return MoveOutcome(
+                table, seat, action, drawn, report, table.move_count, board_index or 0
+            )
+
+    async def _commit(
+        self, table: Table, hand_number: int, action: Action, report: MoveReport
+    ) -> None:
+        match = self._match(table)
+        now = self._now()
+        finished = None
+        if report.result is not None:
+            finished = self._match_end(table, report.result)
+        hand_row = None
+        if report.finished_hand is not None:
+            hand_row = _hand_row(table.id, report.finished_hand)
+        state = match.to_dict(history=False)  # a finished hand goes in its own row
+        timers, deadline = self._turn_timers(table)
+        changed = report.result is None and timers != clock.timers_of(table.display, match)
+        display = None
+        if changed:
+            display = {k: v for k, v in table.display.items() if k != "timer"}
+            display["timers"] = timers
+        record = MoveRecord(
+            match_id=table.id,
+            seq=table.move_count + 1,
+            hand_number=hand_number,
+            seat=action.seat,
+            action=action.to_dict(),
+            state=state,
+            now=now,
+            finished_hand=hand_row,
+            finished=finished,
+            display=display,
+            deadline=None if deadline is None or not changed else deadline.isoformat(),
+            change_deadline=changed,
+        )
+        try:
+            if report.result is None:
+                await self.store.record_move(record)
+            else:
+                async with self._ratings_lock:
+                    ratings = await self._new_ratings(table, report.result)
+                    await self.store.record_move(replace(record, ratings=ratings))
+        except StaleMove:
+            raise TableError("That move was already made.") from None
+        # Committed, with the turn clocks in the same write: from here on the move stands.
+        table.committed = orjson.dumps(state).decode()
+        table.move_count += 1
+        _keep_last_hand(match)
+        if report.result is not None:
+            self._close(table, Status.FINISHED)
+        elif display is not None:
+            table.display = display
+            table.deadline = deadline
+            if self.deadline_changed is not None:
+                self.deadline_changed.set()
+
+    async def bot_turn(
+        self, table: Table, rng: random.Random, seat: int | None = None
+    ) -> MoveOutcome | None:
+        """A bot seat makes its move if it is to act, deciding from its own view only."""
+        to_act = table.bots_to_act()
+        if seat is None:
+            seat = to_act[0] if to_act else None
+        if seat is None or seat not in to_act:
+            return None
+        match = self._match(table)
+        level = table.bot_level_of(seat) or "normal"
+        try:
+            action = bot_move(match, seat, level, rng)
+        except Exception:  # a strategy fault must never stall a table: play something legal
+            log.exception("the bot's %s strategy failed at table %s", level, table.id)
+            board = match.board_of(seat)
+            assert board is not None
+            action = board.legal_actions(seat)[0]
+        try:
+            return await self.play(
+                table,
+                table.players[seat].id,
+                action.kind,
+                action.card,
+                expected_move=table.token(seat),
+            )
+        except TableError:
+            return None  # a person moved or resigned meanwhile; nothing to do
+
+    async def resign(self, table: Table, user_id: str) -> MatchResult | None:
+        """Concede: two-player hands end the match for the player's side; in elimination the
+        player is out and the others play on (None)."""
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            match = self._match(table)
+            if seat not in match.in_play:
+                raise TableError(match.mode.not_playing(match, seat))
+            return await self._concede(table, seat, EndReason.RESIGN)
+
+    async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult | None:
+        """A seat concedes or runs out of time; lock held."""
+        match = self._match(table)
+        snapshot = _snapshot(table, match)
+        hand_number = match.hand_number
+        result = match.resign(seat, reason)
+        if result is None:  # elimination plays on without them: a move like any other
+            action = Action(ActionKind.LEAVE, seat)
+            try:
+                await self._commit(table, hand_number, action, MoveReport(action, went_out=seat))
+            except BaseException:
+                table.match = _restore(*snapshot)
+                raise
+            return None
+        try:
+            async with self._ratings_lock:
+                ratings = await self._new_ratings(table, result)
+                await self.store.end_match(
+                    table.id,
+                    match.to_dict(history=False),
+                    self._match_end(table, result),
+                    self._now(),
+                    ratings=ratings,
+                )
+        except BaseException:
+            table.match = _restore(*snapshot)
+            raise
+        self._close(table, Status.FINISHED)
+        return result
+
+    async def _new_ratings(self, table: Table, result: MatchResult) -> tuple[RatingRow, ...]:
+        """Everyone's ratings after this result, from the places (none when a seat was the
+        bot's: such a match counts in stats and history, not in ratings).
+
+        Called with the ratings lock held, so two matches of one player that end at the same
+        moment update that player's rating one after the other.
+        """
+        if table.vs_bot or table.bot_seats:
+            return ()
+        ids = [p.id for p in table.players]
+        if table.mode_name == "classic":
+            winner, loser = ids[result.winner], ids[1 - result.winner]
+            current = await self.store.get_ratings(table.guild_id, [winner, loser])
+            return updated_ratings(
+                table.guild_id, current.get(winner), current.get(loser), winner, loser
+            )
+        from bot.ratings import rated
+
+        match = self._match(table)
+        if table.mode_name == "teams":
+            sides = [[ids[s] for s in range(4) if match.side_of(s) == side] for side in (0, 1)]
+            ranks = [result.placings[match.partners(s)[0]] for s in (0, 1)]
+        else:
+            sides = [[user] for user in ids]
+            ranks = list(result.placings)
+        current = await self.store.get_ratings(table.guild_id, ids, mode=table.mode_name)
+        return rated(table.guild_id, table.mode_name, current, sides, ranks)
+
+    async def end(self, table: Table) -> Table:
+        """Close a table with no result (a moderator's decision)."""
+        async with table.lock:
+            if not table.is_open or table.id not in self._by_id:
+                raise TableError("This table is already closed.")
+            now = self._now()
+            if table.status is Status.CHALLENGE:
+                await self.store.close_challenge(table.id, "cancelled", now)
+            else:
+                await self.store.end_match(
+                    table.id, None, MatchEnd.cancelled("ended by a moderator"), now
+                )
+            self._close(table, Status.CANCELLED)
+            return table
+
+    def _close(self, table: Table, status: Status) -> None:
+        table.status = status
+        table.deadline = None
+        self._unregister(table)
+
+    def _seated(self, table: Table, user_id: str) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError(
+                f"You're not playing at this table ({_who(table)}). Watch with `/gin table`, "
+                "or start your own game in another channel with `/gin challenge`."
+            )
+        if table.is_lobby:
+            raise TableError(
+                "The game hasn't started: the lobby is still filling. The host starts it "
+                "with the Start button or `/gin start`."
+            )
+        if table.status is Status.CHALLENGE:
+            if seat == 0:
+                raise TableError(
+                    f"The game hasn't started: {table.opponent.name} hasn't accepted your "
+                    "challenge yet. To withdraw it, use `/gin decline`."
+                )
+            raise TableError(
+                f"The game hasn't started: first accept {table.challenger.name}'s challenge "
+                "with the Accept button or `/gin accept` (or turn it down with `/gin decline`)."
+            )
+        if not table.is_open or table.id not in self._by_id:
+            raise TableError("This game is over. Start a new one with `/gin challenge`.")
+        return seat
+
+    @staticmethod
+    def _match(table: Table) -> Match:
+        if table.match is None:
+            raise TableError("The game hasn't started yet.")
+        return table.match
+
+    @staticmethod
+    def _match_end(table: Table, result: MatchResult) -> MatchEnd:
+        match = table.match
+        assert match is not None
+        teams = table.mode_name == "teams"
+        seats = []
+        for seat, player in enumerate(table.players):
+            side = match.side_of(seat)
+            extra: dict[str, Any] = {}
+            if table.mode_name != "classic":
+                extra = {
+                    "place": result.placings[seat],
+                    "team": side if teams else None,
+                    "is_bot": table.seats[seat].is_bot,
+                }
+            seats.append(
+                SeatResult(
+                    user_id=player.id,
+                    seat=seat,
+                    points=result.points[side],
+                    final_score=result.final[side],
+                    **extra,
+                )
+            )
+        return MatchEnd(
+            status="finished",
+            reason=result.reason.value,
+            winner_id=table.players[result.winner].id,
+            results=tuple(seats),
+        )
+
+    # --- timers -----------------------------------------------------------------------------
+    # A challenge or lobby has one deadline (it expires). Each turn has two: halfway the player
+    # is reminded, at the end they forfeit. Deadlines are stored with the table so a restart
+    # resumes them; one that passed while the bot was down fires at start-up.
+
+    def next_deadline(self) -> datetime | None:
+        deadlines = [t.deadline for t in self._by_id.values() if t.deadline is not None]
+        return min(deadlines) if deadlines else None
+
+    def due(self, now: datetime) -> list[Table]:
+        return sorted(
+            (t for t in self._by_id.values() if t.deadline is not None and t.deadline <= now),
+            key=lambda t: t.deadline or now,
+        )
+
+    async def _set_deadline(self, table: Table, deadline: datetime | None) -> None:
+        table.deadline = deadline
+        await self.store.set_deadline(
+            table.id, None if deadline is None else deadline.isoformat(), self._now()
+        )
+        if self.deadline_changed is not None:
+            self.deadline_changed.set()
+
+    def _turn_timers(self, table: Table) -> tuple[clock.Timers, datetime | None]:
+        """The turn clocks after a change, and the table's deadline from them."""
+        match = self._match(table)
+        current = clock.timers_of(table.display, match)
+        timers = clock.next_timers(match, current, set(table.bot_seats), self.clock())
+        return timers, clock.earliest(timers, table.server.turn_seconds)
+
+    async def _arm_turn_timers(self, table: Table) -> None:
+        """Start the clocks when a match starts."""
+        timers, deadline = self._turn_timers(table)
+        table.display.pop("timer", None)
+        table.display["timers"] = timers
+        await self.save_display(table)
+        await self._set_deadline(table, deadline)
+
+    async def fire_timer(self, table: Table) -> list[TimerEvent]:
+        """Handle a table whose deadline has come: expire it, or remind or forfeit the players
+        whose clocks ran."""
+        async with table.lock:
+            now = self.clock()
+            if table.deadline is None or table.deadline > now or table.id not in self._by_id:
+                return []
+            if table.status is Status.CHALLENGE:
+                await self.store.close_challenge(table.id, "expired", self._now())
+                self._close(table, Status.EXPIRED)
+                return [TimerEvent(TimerKind.EXPIRED, table, None)]
+            match = self._match(table)
+            seconds = table.server.turn_seconds
+            timers = clock.timers_of(table.display, match)
+            due = sorted(
+                (key, timer) for key, timer in timers.items() if clock.due_at(timer, seconds) <= now
+            )
+            for _, timer in due:  # a forfeit first: its move resets every clock
+                if timer.get("reminded") or now >= clock.ends_at(timer, seconds):
+                    seat = int(timer["seat"])
+                    result = await self._concede(table, seat, EndReason.FORFEIT)
+                    return [TimerEvent(TimerKind.FORFEIT, table, seat, result=result)]
+            events: list[TimerEvent] = []
+            for key, timer in due:
+                timers[key] = {**timer, "reminded": True}
+                end = clock.ends_at(timer, seconds)
+                events.append(TimerEvent(TimerKind.REMINDER, table, int(timer["seat"]), end))
+            table.display.pop("timer", None)
+            table.display["timers"] = timers
+            await self.save_display(table)
+            await self._set_deadline(table, clock.earliest(timers, seconds))
+            return events
+
+    # --- display bookkeeping ------------------------------------------------------------------
+
+    async def save_display(self, table: Table) -> None:
+        """Persist the Discord message ids a table needs to keep editing after a restart."""
+        await self.store.set_display(table.id, table.display, self._now())
+
+
+def _who(table: Table) -> str:
+    names = [p.name for p in table.players]
+    if len(names) == 2:
+        return f"{names[0]} vs {names[1]}"
+    return ", ".join(names)
+
+
+def _busy_reason(table: Table) -> str:
+    if table.is_lobby:
+        return (
+            f"This channel already has a table filling its seats ({_who(table)}). Take a "
+            "seat with `/gin join`, or play in another channel."
+        )
+    if table.status is Status.CHALLENGE:
+        return (
+            f"This channel already has an open challenge ({table.challenger.name} → "
+            f"{table.opponent.name}). Wait for it to be answered, or play in another channel."
+        )
+    return (
+        f"This channel already has a game in progress ({_who(table)}). Play in another "
+        "channel, or wait for it to finish."
+    )
+
+
+def _save_seats(table: Table) -> None:
+    """The seats, size and host live in the display JSON: enough to rebuild a lobby or a
+    table after a restart, whatever its mode."""
+    table.display["seats"] = [seat.to_dict() for seat in table.seats]
+    table.display["names"] = {str(i): seat.player.name for i, seat in enumerate(table.seats)}
+    table.display["size"] = table.size
+    table.display["host"] = table.host
+    if table.mode_name == "classic" and table.bot_seat is not None:
+        table.display["bot_level"] = table.bot_level
+
+
+def _seat_rows(table: Table, seated: list[Seat]) -> dict[str, Any]:
+    """The store's seat rows for a match of more than two players (two-player matches let the
+    store derive them from the challenge)."""
+    if table.mode_name == "classic":
+        return {}
+    from bot.store import SeatRow
+
+    teams = table.mode_name == "teams"
+    rows = []
+    for index, seat in enumerate(seated):
+        team = (index % 2) if teams else None
+        rows.append(SeatRow(index, seat.player.id, team, seat.is_bot))
+    return {"seats": tuple(rows)}
+
+
+def _loaded_seats(row: TableRow, display: dict[str, Any], match: Match | None) -> list[Seat]:
+    """The seats of a table read back from the store: from the display when it saved them,
+    else (tables saved by an older version) from the challenge and the match."""
+    saved = display.get("seats")
+    if saved:
+        seats = [Seat.from_dict(s) for s in saved]
+    else:
+        names = display.get("names", {})
+        level = display.get("bot_level", "normal") if row.vs_bot else None
+        seats = [
+            Seat(Player(row.challenger_id, names.get("0", row.challenger_id))),
+            Seat(Player(row.opponent_id, names.get("1", row.opponent_id)), bot_level=level),
+        ]
+    if match is not None:  # the match's order and names are the ones that count
+        by_id = {seat.player.id: seat for seat in seats}
+        seats = [replace(by_id.get(p.id, Seat(p)), player=p) for p in match.players]
+    return seats
+
+
+def _keep_last_hand(match: Match) -> None:
+    """An open table keeps in memory only the last finished hand (both its boards, for
+    teams): its showdown is what the screens still show."""
+    if match.history:
+        last = match.history[-1].number
+        match.history[:] = [h for h in match.history[-KEPT_HANDS:] if h.number == last]
+
+
+def _snapshot(table: Table, match: Match) -> tuple[str, list[HandRecord]]:
+    """What ``_restore`` needs to undo a change: the committed state and the finished hands."""
+    state = table.committed or orjson.dumps(match.to_dict(history=False)).decode()
+    return state, list(match.history)
+
+
+def _restore(state: str, history: list[HandRecord]) -> Match:
+    """The match as it was before a change that could not be committed."""
+    match = Match.from_dict(orjson.loads(state))
+    match.history = history
+    return match
+
+
+def _hand_row(table_id: int, record: HandRecord) -> HandRow:
+    result = record.result
+    extra: dict[str, Any] = {"board": record.board} if record.board else {}
+    return HandRow(
+        match_id=table_id,
+        number=record.number,
+        dealer_seat=record.dealer,
+        seed=record.seed,
+        outcome=result.outcome.value,
+        knocker_seat=result.knocker,
+        winner_seat=result.winner,
+        points=result.points,
+        result=record.to_dict(),
+        **extra,
+    )
