@@ -109,6 +109,7 @@ class TableService:
                 created_at=datetime.fromisoformat(row.created_at),
                 committed=None if state is None else orjson.dumps(state).decode(),
             )
+            table.vs_bot = table.vs_bot or bool(table.bot_seats)
             self._register(table)
             tables.append(table)
         return tables
@@ -249,7 +250,7 @@ class TableService:
                     opponent_id,
                     server.to_dict(),
                     now,
-                    vs_bot=vs_bot,
+                    vs_bot=vs_bot and mode == "classic",
                     **({} if mode == "classic" else {"mode": mode}),
                 )
             except ChannelBusy:
