@@ -94,7 +94,7 @@ async def test_lobby_refusals_and_the_host_passing_on(service: TableService) -> 
         await service.leave(table, CAL.id)
     await service.leave(table, ANN.id)
     assert table.host == BEN.id
-    with pytest.raises(TableError, match="not playing at this table|filling"):
+    with pytest.raises(TableError, match=r"not playing at this table|filling"):
         await service.play(table, BEN.id, ActionKind.DRAW_STOCK)
     assert await service.leave(table, BEN.id) is True  # nobody left: the channel is free
     assert service.in_channel("100") is None
