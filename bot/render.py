@@ -1,4 +1,8 @@
-"""What a player or a spectator sees, as text, from engine state. All user-facing game text."""
+"""What a player or a spectator sees, as text, from engine state. All user-facing game text.
+
+Every mode shares these screens: a seat's private hand, the public table, the showdown of
+each hand (each board of a teams hand; each round of elimination) and the match's result.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,13 @@ from dataclasses import dataclass
 from bot.gin import Card
 from bot.gin.cards import format_cards
 from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
-from bot.gin.match import EndReason, Match, MatchResult
-from bot.gin.melds import Arrangement, arrange, discard_options
+from bot.gin.match import EndReason, HandRecord, Match, MatchResult
+from bot.gin.melds import Arrangement
 from bot.gin.settings import Settings
 from bot.server_settings import ServerSettings, duration
 
 LOG_LINES = 8
+BOARD_LOG_LINES = 4  # per game, when two are played at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +46,37 @@ def arrangement_text(arrangement: Arrangement) -> str:
     return " · ".join(parts) if parts else "—"
 
 
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def side_name(match: Match, side: int) -> str:
+    """A player's name, or a team's: its two partners."""
+    if match.mode_name == "teams":
+        return " & ".join(p.name for s, p in enumerate(match.players) if match.side_of(s) == side)
+    return match.players[side].name
+
+
+def team_label(match: Match, side: int) -> str:
+    return f"Team {side + 1} ({side_name(match, side)})"
+
+
 def scores_line(match: Match) -> str:
-    a, b = match.players
-    return f"{a.name} {match.scores[0]} · {b.name} {match.scores[1]} (to {match.settings.target})"
+    """The running totals as the mode keeps them."""
+    mode = match.mode_name
+    if mode == "elimination":
+        out = [f"{match.players[s].name} {ordinal(i)}" for i, s in enumerate(match.out, 1)]
+        still = [match.players[s].name for s in match.in_play]
+        text = "In play: " + ", ".join(still)
+        if out:
+            text = "Out (safe): " + ", ".join(out) + " · " + text
+        return text
+    if mode == "teams":
+        a, b = (f"{side_name(match, s)} {match.scores[s]}" for s in (0, 1))
+        return f"{a} · {b} (to {match.settings.team_target})"
+    totals = " · ".join(f"{p.name} {match.scores[s]}" for s, p in enumerate(match.players))
+    return f"{totals} (to {match.settings.target})"
 
 
 # --- the private hand ---------------------------------------------------------------------
@@ -53,14 +86,29 @@ def hand_panel(
     match: Match, seat: int, *, where: str = "", note: str = "", hint: bool = True
 ) -> Panel:
     """A player's own hand, arranged, with deadwood, what they may do now and a discard hint."""
-    hand = match.hand
-    other = match.players[1 - seat].name
-    title = f"Your hand · vs {other} · hand {match.hand_number}"
+    hand = match.board_of(seat)
+    footer = scores_line(match) + (f" · {where}" if where else "")
+    if hand is None:
+        return Panel(
+            f"Gin Rummy · hand {match.hand_number}", match.mode.not_playing(match, seat), footer
+        )
+    if match.mode_name == "elimination":
+        title = f"Your hand · round {match.hand_number} · {len(hand.seats)} players"
+    else:
+        other = match.players[match.opponent_of(seat)].name
+        title = f"Your hand · vs {other} · hand {match.hand_number}"
     lines = []
     if note:
         lines.append(f"**{note}**")
+    if match.mode_name == "teams":
+        partner = match.partners(seat)[0]
+        their = match.board_of(partner)
+        against = (
+            "" if their is None else f", playing {match.players[match.opponent_of(partner)].name}"
+        )
+        lines.append(f"Partner: {match.players[partner].name}{against}")
     my_cards = hand.hands.get(seat, [])
-    arrangement = arrange(my_cards)
+    arrangement = hand.arrangement(my_cards)
     lines.append(f"**Hand:** {arrangement_text(arrangement)}")
     lines.append(_deadwood_line(hand, seat, arrangement))
     upcard = hand.upcard
@@ -68,16 +116,27 @@ def hand_panel(
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
         pile += f" · Stock: {len(hand.stock)}"
     lines.append(pile)
-    lines.append(_status_line(match, seat, hint=hint))
-    footer = scores_line(match) + (f" · {where}" if where else "")
+    if match.mode_name == "elimination" and hand.turn == seat:
+        lines.append(_others_line(match, hand, seat))
+    lines.append(_status_line(match, hand, seat, hint=hint))
     return Panel(title, "\n".join(lines), footer)
+
+
+def _others_line(match: Match, hand: Hand, seat: int) -> str:
+    """What a real table shows of the others: how many cards each holds."""
+    counts = [f"{match.players[s].name} {len(hand.hands[s])}" for s in hand.seats if s != seat]
+    return "Cards held: " + " · ".join(counts)
 
 
 def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str:
     deadwood = arrangement.deadwood_value
     if len(hand.hands.get(seat, [])) == 11:
         return f"Deadwood: {deadwood} with 11 cards."
-    limit = hand.settings.knock_limit
+    if not hand.rules.knocking:
+        if deadwood == 0:
+            return "Deadwood: 0 — all ten meld! Draw, then discard a card to go gin."
+        return f"Deadwood: {deadwood} (gin only: go out when all ten cards meld)."
+    limit = hand.knock_limit
     if deadwood == 0:
         return "Deadwood: 0 — gin! Draw, then discard a card to go gin."
     if deadwood <= limit:
@@ -85,11 +144,14 @@ def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str:
     return f"Deadwood: {deadwood} (knock at {limit} or less)."
 
 
-def _status_line(match: Match, seat: int, *, hint: bool) -> str:
-    hand = match.hand
+def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
     if hand.is_over:
+        if match.mode_name == "teams" and not match.is_over:
+            return "Your game of this hand is over: waiting for the other game to finish."
         return "This hand is over."
     if hand.turn != seat:
+        if len(hand.seats) > 2:
+            return "Waiting for your turn; the table in the channel shows the play."
         waiting = match.players[hand.turn].name
         if hand.phase is Phase.UPCARD:
             return f"Waiting for {waiting} to take or pass the upcard."
@@ -100,13 +162,15 @@ def _status_line(match: Match, seat: int, *, hint: bool) -> str:
     if hand.phase is Phase.DRAW:
         if hand.stock_only:
             return "**Your turn:** both passed on the upcard, so draw from the stock."
+        if not hand.stock:
+            return f"**Your turn:** the stock is empty: take {upcard} from the discard pile."
         return f"**Your turn:** draw from the stock or take {upcard} from the discard pile."
     text = "**Your turn:** discard a card"
-    kinds = {a.kind for a in hand.legal_actions()}  # one pass: each knock check is a solve
+    kinds = {a.kind for a in hand.legal_actions()}  # one pass: every knock check at once
     if ActionKind.BIG_GIN in kinds:
         text += ", or declare **Big Gin**: all 11 cards meld!"
     elif ActionKind.KNOCK in kinds:
-        text += ", or knock"
+        text += ", or go **gin**!" if not hand.rules.knocking else ", or knock"
     text += "."
     if hint:
         best = best_discard_hint(hand)
@@ -120,7 +184,7 @@ def _status_line(match: Match, seat: int, *, hint: bool) -> str:
 
 def best_discard_hint(hand: Hand) -> tuple[Card, int] | None:
     """The discard that leaves the least deadwood (highest card on ties), for the hint."""
-    options = discard_options(hand.hands[hand.turn])
+    options = hand.discard_options(hand.hands[hand.turn])
     if hand.taken_from_discard is not None:
         options.pop(hand.taken_from_discard, None)
     if not options:
@@ -130,11 +194,12 @@ def best_discard_hint(hand: Hand) -> tuple[Card, int] | None:
 
 
 def discard_choices(hand: Hand, seat: int) -> list[tuple[Card, int, bool]]:
-    """Each card the player may discard, the deadwood it leaves, and whether they could knock."""
+    """Each card the player may discard, the deadwood it leaves, and whether they could knock
+    (in elimination: go gin) with it."""
     if hand.phase is not Phase.DISCARD or hand.turn != seat:
         return []
-    options = discard_options(hand.hands[seat])
-    limit = hand.settings.knock_limit
+    options = hand.discard_options(hand.hands[seat])
+    limit = hand.knock_limit
     return [
         (card, options[card], options[card] <= limit)
         for card in sorted(options)
@@ -145,7 +210,7 @@ def discard_choices(hand: Hand, seat: int) -> list[tuple[Card, int, bool]]:
 # --- the public table -------------------------------------------------------------------
 
 
-def describe_action(match: Match, action: Action) -> str:
+def describe_action(match: Match, action: Action, hand: Hand | None = None) -> str:
     """One public action as a sentence, showing only what a spectator saw."""
     name = match.players[action.seat].name
     kind = action.kind
@@ -158,54 +223,129 @@ def describe_action(match: Match, action: Action) -> str:
     if kind is ActionKind.DISCARD:
         return f"{name} discarded {action.card}."
     if kind is ActionKind.KNOCK:
-        return f"{name} knocked."
+        gin_only = hand is not None and not hand.rules.knocking
+        return f"{name} went gin!" if gin_only else f"{name} knocked."
+    if kind is ActionKind.LEAVE:
+        return f"{name} left the match."
     return f"{name} declared Big Gin!"
+
+
+def table_title(match: Match) -> str:
+    n = match.hand_number
+    mode = match.mode_name
+    if mode == "elimination":
+        return f"Gin Rummy · elimination · round {n}"
+    if mode == "three":
+        return f"Gin Rummy · three players · hand {n}"
+    if mode == "teams":
+        return f"Gin Rummy · {side_name(match, 0)} vs {side_name(match, 1)} · hand {n}"
+    a, b = match.players[0].name, match.players[1].name
+    return f"Gin Rummy · {a} vs {b} · hand {n}"
+
+
+def _doing(hand: Hand) -> str:
+    return {
+        Phase.UPCARD: "take or pass the upcard",
+        Phase.DRAW: "draw",
+        Phase.DISCARD: "discard" if hand.rules.knocking else "discard or go gin",
+        Phase.OVER: "",
+    }[hand.phase]
+
+
+def _log(match: Match, hand: Hand, lines: int) -> str:
+    events = [describe_action(match, a, hand) for a in hand.public_actions()]
+    if not events:
+        return ""
+    shown = events[-lines:]
+    more = len(events) - len(shown)
+    text = "\n".join(f"• {e}" for e in shown)
+    return f"… {more} earlier\n" + text if more else text
 
 
 def table_panel(match: Match) -> Panel:
     """The public table: only what anyone at a real table could see."""
+    footer = "Your cards come by DM · /gin hand shows them again"
+    lines = [f"**Score:** {scores_line(match)}"]
+    if match.mode_name == "teams":
+        lines.append(f"**Hand {match.hand_number}** · {side_name(match, match.dealing_side)} deal")
+        for index, hand in enumerate(match.boards):
+            lines.append(_board_line(match, hand, f"Game {index + 1}"))
+            log = _log(match, hand, BOARD_LOG_LINES)
+            if log:
+                lines.append(log)
+        return Panel(table_title(match), "\n".join(lines), footer)
     hand = match.hand
     dealer = match.players[hand.dealer].name
-    a, b = match.players[0].name, match.players[1].name
-    title = f"Gin Rummy · {a} vs {b} · hand {match.hand_number}"
-    lines = [f"**Score:** {scores_line(match)}", f"**Hand {match.hand_number}** · {dealer} dealt"]
+    if match.mode_name == "elimination":
+        lines.append(f"**Round {match.hand_number}** · {dealer} dealt")
+        lines.append(_elimination_seats(match, hand))
+    elif match.mode_name == "three":
+        lines.append(f"**Hand {match.hand_number}** · {dealer} dealt and sits out")
+    else:
+        lines.append(f"**Hand {match.hand_number}** · {dealer} dealt")
     if match.is_over:
         lines.append("The match is over.")
     elif hand.is_over:
         lines.append("This hand is over: see the showdown below.")
     else:
         who = match.players[hand.turn].name
-        doing = {
-            Phase.UPCARD: "take or pass the upcard",
-            Phase.DRAW: "draw",
-            Phase.DISCARD: "discard",
-        }[hand.phase]
-        lines.append(f"**Turn:** {who} — {doing}")
+        lines.append(f"**Turn:** {who} — {_doing(hand)}")
     upcard = hand.upcard
     lines.append(
         f"**Stock:** {len(hand.stock)} cards · **Discard pile:** "
         f"{upcard if upcard is not None else 'empty'}"
+        + (f" · {hand.rules.decks} decks" if hand.rules.decks > 1 else "")
     )
-    events = [describe_action(match, a) for a in hand.public_actions()]
-    if events:
-        shown = events[-LOG_LINES:]
-        more = len(events) - len(shown)
-        log = "\n".join(f"• {e}" for e in shown)
-        if more:
-            log = f"… {more} earlier\n" + log
+    log = _log(match, hand, LOG_LINES)
+    if log:
         lines.append(log)
-    return Panel(title, "\n".join(lines), "Your cards come by DM · /gin hand shows them again")
+    return Panel(table_title(match), "\n".join(lines), footer)
+
+
+def _board_line(match: Match, hand: Hand, label: str) -> str:
+    a, b = (match.players[s].name for s in hand.seats)
+    if hand.is_over:
+        state = "over, waiting for the other game"
+    else:
+        state = f"{match.players[hand.turn].name} to {_doing(hand)}"
+    upcard = hand.upcard
+    return (
+        f"**{label}:** {a} vs {b} — {state} · stock {len(hand.stock)} · discard pile "
+        f"{upcard if upcard is not None else 'empty'}"
+    )
+
+
+def _elimination_seats(match: Match, hand: Hand) -> str:
+    """Every seat of an elimination table: cards held, whose turn, who is out and where."""
+    parts = []
+    for seat, player in enumerate(match.players):
+        if seat in match.out:
+            parts.append(f"~~{player.name}~~ out {ordinal(match.out.index(seat) + 1)}")
+        elif seat in match.dropped:
+            parts.append(f"~~{player.name}~~ left")
+        elif seat in hand.hands:
+            text = f"{player.name} ({len(hand.hands[seat])})"
+            parts.append(f"**{text}**" if seat == hand.turn and not hand.is_over else text)
+    return " · ".join(parts)
 
 
 # --- the showdown and the end of the match ------------------------------------------------
 
 
-def showdown_panel(match: Match, number: int, result: HandResult) -> Panel:
-    """Both hands, the lay-offs, the deadwood and the score, with its reason."""
+def showdown_panel(match: Match, number: int, result: HandResult, board: int = 0) -> Panel:
+    """Both hands, the lay-offs, the deadwood and the score, with its reason; in elimination
+    the player who went out, with their melds; for teams, which game, and once both games
+    are done the team's score for the hand."""
     names = [p.name for p in match.players]
-    title = f"Hand {number}: " + _headline(names, result)
+    if match.mode_name == "elimination":
+        return _gin_out_panel(match, number, result)
+    label = f"Hand {number}" + (f", game {board + 1}" if match.mode_name == "teams" else "")
+    title = f"{label}: " + _headline(names, result)
+    footer = scores_line(match)
+    team = team_hand_line(match, number) if match.mode_name == "teams" else ""
     if result.outcome is Outcome.VOID:
-        return Panel(title, "Nobody scores; the same dealer deals again.", scores_line(match))
+        body = "Nobody scores" + ("; the same dealer deals again." if not team else ".")
+        return Panel(title, "\n".join(x for x in (body, team) if x), footer)
     assert result.knocker is not None and result.defender is not None
     knocker, defender = names[result.knocker], names[result.defender]
     lines = []
@@ -226,7 +366,53 @@ def showdown_panel(match: Match, number: int, result: HandResult) -> Panel:
     if result.knock_discard is not None:
         lines.append(f"{knocker} discarded {result.knock_discard} face down.")
     lines.append(_score_reason(names, result, match.settings))
+    if team:
+        lines.append(team)
+    return Panel(title, "\n".join(lines), footer)
+
+
+def _gin_out_panel(match: Match, number: int, result: HandResult) -> Panel:
+    assert result.winner is not None
+    name = match.players[result.winner].name
+    place = match.out.index(result.winner) + 1 if result.winner in match.out else 1
+    lines = []
+    if result.knocker_arrangement is not None:
+        lines.append(f"**{name}:** {arrangement_text(result.knocker_arrangement)}")
+    if result.knock_discard is not None:
+        lines.append(f"{name} discarded {result.knock_discard} face down.")
+    left = len(match.in_play)
+    if match.is_over:
+        lines.append("One player is left: the match is over.")
+    else:
+        lines.append(f"{left} players play on: the next round is dealt.")
+    title = f"Round {number}: {name} goes gin and is out in {ordinal(place)} place"
     return Panel(title, "\n".join(lines), scores_line(match))
+
+
+def team_hand_line(match: Match, number: int) -> str:
+    """The team's score for hand ``number`` once both its games are recorded: each partner's
+    result, then what the team scores ("Ann +16, Cal −10: team 1 scores 6")."""
+    records = [h for h in match.history if h.number == number]
+    if len(records) < 2:
+        return ""
+    per_side: dict[int, list[str]] = {0: [], 1: []}
+    net = [0, 0]
+    for record in sorted(records, key=lambda r: r.board):
+        result = record.result
+        if result.winner is None:
+            continue
+        loser = result.loser
+        assert loser is not None
+        side = match.side_of(result.winner)
+        net[side] += result.points
+        per_side[side].append(f"{match.players[result.winner].name} +{result.points}")
+        per_side[1 - side].append(f"{match.players[loser].name} −{result.points}")
+    parts = per_side[0] + per_side[1]
+    if net[0] == net[1]:
+        return (", ".join(parts) + ": " if parts else "") + "the games cancel out, nobody scores."
+    winner = 0 if net[0] > net[1] else 1
+    points = abs(net[0] - net[1])
+    return ", ".join(parts) + f": **{team_label(match, winner)} scores {points}**."
 
 
 def _headline(names: list[str], result: HandResult) -> str:
@@ -259,8 +445,64 @@ def _score_reason(names: list[str], result: HandResult, settings: Settings) -> s
     return f"**{winner} scores {result.points}** ({bonus_name}: {d} + {bonus} bonus)."
 
 
+OVER_FOOTER = "Play again any time: /gin challenge, /gin open or /gin practice."
+
+
 def match_over_panel(match: Match, result: MatchResult) -> Panel:
-    """Final scores with the bonus breakdown and the winner."""
+    """Every player's place and final score with its breakdown, and the winner."""
+    if match.mode_name == "classic":
+        return _classic_over(match, result)
+    names = [p.name for p in match.players]
+    lines = []
+    if result.reason in (EndReason.RESIGN, EndReason.FORFEIT) and result.loser is not None:
+        why = "resigned" if result.reason is EndReason.RESIGN else "ran out of time"
+        lines.append(f"{names[result.loser]} {why}.")
+    if match.mode_name == "elimination":
+        for seat in sorted(range(len(names)), key=lambda s: result.placings[s]):
+            place = result.placings[seat]
+            if seat in match.out:
+                how = "went out" + (" first" if place == 1 else "")
+            elif seat in match.dropped:
+                how = "left the match"
+            else:
+                how = "last one left"
+            lines.append(f"{ordinal(place)}. **{names[seat]}** — {how}")
+        lines.append(f"🏆 **{names[result.winner]} wins the match.**")
+        return Panel("Match over", "\n".join(lines), OVER_FOOTER)
+    sides = sorted(range(len(result.final)), key=lambda side: place_of_side(match, result, side))
+    for side in sides:
+        place = place_of_side(match, result, side)
+        label = team_label(match, side) if match.mode_name == "teams" else names[side]
+        lines.append(
+            f"{ordinal(place)}. **{label}: {result.final[side]}** = "
+            + _breakdown(match, result, side)
+        )
+    winner = (
+        team_label(match, match.side_of(result.winner))
+        if match.mode_name == "teams"
+        else names[result.winner]
+    )
+    lines.append(f"🏆 **{winner} wins the match**" + (" — a shutout!" if result.shutout else "."))
+    return Panel("Match over", "\n".join(lines), OVER_FOOTER)
+
+
+def place_of_side(match: Match, result: MatchResult, side: int) -> int:
+    seat = next(s for s in range(len(match.players)) if match.side_of(s) == side)
+    return result.placings[seat]
+
+
+def _breakdown(match: Match, result: MatchResult, side: int) -> str:
+    parts = [f"{result.points[side]} points"]
+    if result.game_bonus[side]:
+        kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
+        parts.append(f"{result.game_bonus[side]} {kind}")
+    boxes = match.hands_won[side]
+    if result.box_bonus[side] or boxes:
+        parts.append(f"{result.box_bonus[side]} for {boxes} hand{'s' if boxes != 1 else ''} won")
+    return " + ".join(parts)
+
+
+def _classic_over(match: Match, result: MatchResult) -> Panel:
     names = [p.name for p in match.players]
     winner = names[result.winner]
     if result.reason is EndReason.RESIGN:
@@ -287,6 +529,14 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
     return Panel("Match over", "\n".join(lines), "Challenge again any time with /gin challenge.")
 
 
+def last_records(match: Match) -> list[HandRecord]:
+    """The finished boards of the last hand played, in board order."""
+    if not match.history:
+        return []
+    last = match.history[-1].number
+    return sorted((h for h in match.history if h.number == last), key=lambda h: h.board)
+
+
 def rules_panel(settings: Settings) -> Panel:
     s = settings
     big_gin = f"on, bonus {s.big_gin_bonus}" if s.big_gin else "off"
@@ -307,6 +557,72 @@ def rules_panel(settings: Settings) -> Panel:
         ]
     )
     return Panel("Gin Rummy rules at this table", body, "Commands: /gin hand, /gin draw, …")
+
+
+# --- challenges, lobbies and server settings -------------------------------------------------
+
+MODE_LABELS = {
+    "classic": "two players",
+    "three": "three players",
+    "teams": "two teams of two",
+    "elimination": "elimination",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """One seat of a lobby as the lobby message shows it."""
+
+    name: str
+    team: int | None = None
+    bot_level: str | None = None
+    host: bool = False
+
+
+def lobby_panel(
+    mode: str,
+    size: int,
+    seats: Sequence[LobbySeat],
+    server: ServerSettings,
+    *,
+    mention: str = "",
+    state: str = "open",
+) -> Panel:
+    """The public lobby: the seats taken and free, and how to join, leave and start."""
+    rules = server.rules
+    target = rules.team_target if mode == "teams" else rules.target
+    goal = "until one player is left" if mode == "elimination" else f"to {target}"
+    lines = [f"{mention or 'A table'} is open for **{MODE_LABELS[mode]}**, {goal}."]
+    for index in range(size):
+        if index < len(seats):
+            seat = seats[index]
+            text = seat.name
+            if seat.bot_level:
+                text += f" (bot, {seat.bot_level})"
+            if seat.team is not None:
+                text += f" · team {seat.team + 1}"
+            if seat.host:
+                text += " · host"
+            lines.append(f"{index + 1}. {text}")
+        else:
+            lines.append(f"{index + 1}. *free*")
+    if state == "open":
+        if mode == "elimination":
+            how = "The host presses **Start** (at least 2 players); a full table starts by itself."
+        else:
+            how = "The match starts by itself when every seat is taken."
+        lines.append(
+            f"Press **Join** (or `/gin join`) to take a seat, **Leave** to give it up. {how} "
+            f"The table closes if it isn't started within {duration(server.challenge_seconds)}."
+        )
+        if mode == "teams":
+            lines.append("Pick a side with **Join team 1/2**, or leave the sides to the cut.")
+    title = {
+        "open": "Gin Rummy table",
+        "started": "Gin Rummy table · started",
+        "closed": "Gin Rummy table · closed",
+    }[state]
+    return Panel(title, "\n".join(lines))
 
 
 # --- challenges and server settings ---------------------------------------------------------

@@ -11,7 +11,18 @@ from bot.render import Panel, arrangement_text
 from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
 
 SORT_TITLES = {"rating": "by rating", "wins": "by matches won", "points": "by points"}
-REASONS = {"target": "", "resign": " (resigned)", "forfeit": " (out of time)"}
+REASONS = {"target": "", "resign": " (resigned)", "forfeit": " (out of time)", "last_left": ""}
+MODE_NAMES = {
+    "classic": "",
+    "three": " · three players",
+    "teams": " · teams",
+    "elimination": " · elimination",
+}
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def _name(name: str | None, user_id: str) -> str:
@@ -19,12 +30,19 @@ def _name(name: str | None, user_id: str) -> str:
 
 
 def leaderboard_panel(
-    rows: Sequence[LeaderRow], page: int, pages: int, sort: str, *, vs_bot: bool = False
+    rows: Sequence[LeaderRow],
+    page: int,
+    pages: int,
+    sort: str,
+    *,
+    vs_bot: bool = False,
+    mode: str = "classic",
 ) -> Panel:
+    named = MODE_NAMES.get(mode, "")
     if vs_bot:
-        title = "Gin Rummy · players against the bot"
+        title = f"Gin Rummy{named} · players against the bot"
     else:
-        title = f"Gin Rummy leaderboard · {SORT_TITLES.get(sort, sort)}"
+        title = f"Gin Rummy leaderboard{named} · {SORT_TITLES.get(sort, sort)}"
     if not rows:
         body = (
             "Nobody has finished a match against the bot yet. Try `/gin practice`."
@@ -47,17 +65,26 @@ def leaderboard_panel(
     return Panel(title, "\n".join(lines), footer)
 
 
-def history_panel(who: str, rows: Sequence[HistoryRow], page: int, pages: int) -> Panel:
-    title = f"Recent matches of {who}"
+def history_panel(
+    who: str, rows: Sequence[HistoryRow], page: int, pages: int, mode: str = "classic"
+) -> Panel:
+    title = f"Recent matches of {who}{MODE_NAMES.get(mode, '')}"
     if not rows:
-        return Panel(title, f"{who} hasn't finished a match in this server yet.")
+        return Panel(title, f"{who} hasn't finished a match of this kind in this server yet.")
     lines = []
     for row in rows:
-        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id or "")
+        reason = REASONS.get(row.reason, "")
+        if row.opponent_id is None:  # more than two players: the place tells the result
+            lines.append(
+                f"`#{row.match_id}` {row.finished_at[:10]} · **{_ordinal(row.place)}** of "
+                f"{row.players} · final {row.final_score}{reason}"
+            )
+            continue
+        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id)
         result = "won" if row.won else "lost"
         lines.append(
             f"`#{row.match_id}` {row.finished_at[:10]} · vs {opponent} · **{result}** "
-            f"{row.final_score}–{row.opponent_final_score}{REASONS.get(row.reason, '')}"
+            f"{row.final_score}–{row.opponent_final_score}{reason}"
         )
     return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages} · /gin replay match:<id>")
 
@@ -65,22 +92,34 @@ def history_panel(who: str, rows: Sequence[HistoryRow], page: int, pages: int) -
 def replay_panel(
     row: TableRow, names: Sequence[str], hands: Sequence[Any], page: int, pages: int
 ) -> Panel:
-    """One page of a match replay: each finished hand's result, and both hands at the showdown.
+    """One page of a match replay: each finished hand's result, and the hands at the showdown.
 
     Only finished hands are recorded, so a hand still being played is never shown; a void
     hand had no showdown, so its cards stay hidden.
     """
-    a, b = names
     status = {"finished": "finished", "playing": "in progress", "cancelled": "closed"}.get(
         row.status, row.status
     )
-    title = f"Replay of match #{row.id} · {a} vs {b} ({status})"
+    mode = getattr(row, "mode", "classic")
+    who = " vs ".join(names) if len(names) == 2 else ", ".join(names)
+    title = f"Replay of match #{row.id}{MODE_NAMES.get(mode, '')} · {who} ({status})"
+    if len(title) > 250:
+        title = title[:249] + "…"
     if not hands:
         return Panel(title, "No hand of this match has finished yet.")
     lines = []
     for hand in hands:
         result = HandResult.from_dict(hand.result["result"])
-        lines.append(f"**Hand {hand.number}** · {names[hand.dealer_seat]} dealt")
+        board = int(getattr(hand, "board", 0))
+        if mode == "elimination":
+            winner = names[result.winner] if result.winner is not None else "nobody"
+            lines.append(f"**Round {hand.number}** · {names[hand.dealer_seat]} dealt")
+            lines.append(f"{winner} went gin and was out.")
+            if result.knocker_arrangement is not None:
+                lines.append(f"› {winner}: {arrangement_text(result.knocker_arrangement)}")
+            continue
+        game = f", game {board + 1}" if mode == "teams" else ""
+        lines.append(f"**Hand {hand.number}{game}** · {names[hand.dealer_seat]} dealt")
         lines.extend(_hand_lines(names, result))
     return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages}")
 
@@ -114,10 +153,10 @@ def _hand_lines(names: Sequence[str], result: HandResult) -> list[str]:
     return lines
 
 
-def stats_panel(who: str, stats: PlayerStats | None) -> Panel:
-    title = f"Stats for {who}"
+def stats_panel(who: str, stats: PlayerStats | None, mode: str = "classic") -> Panel:
+    title = f"Stats for {who}{MODE_NAMES.get(mode, '')}"
     if stats is None or stats.played == 0:
-        return Panel(title, f"{who} hasn't finished a match in this server yet.")
+        return Panel(title, f"{who} hasn't finished a match of this kind in this server yet.")
     rating = "unrated" if stats.rating is None else f"{stats.rating:.1f}"
     if stats.rating is not None and stats.mu is not None and stats.sigma is not None:
         rating += f" (skill {stats.mu:.1f} ± {stats.sigma:.1f})"

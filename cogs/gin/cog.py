@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -26,6 +27,7 @@ from bot.render import (
 from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
 from cogs.gin.errors import COMMITTED, funnel, handle_error, send, update, watch
+from cogs.gin.lobby import Lobbies
 from cogs.gin.moves import Moves
 from cogs.gin.opponent import BotOpponent
 from cogs.gin.people import name_of, only, player_of
@@ -64,6 +66,7 @@ class GinCog(commands.Cog):
         delay = bot.config.bot_delay  # type: ignore[attr-defined]
         self.opponent = BotOpponent(self.service, self.display, delay)
         self.moves = Moves(self.service, self.display, self.opponent, self._activity)
+        self.lobbies = Lobbies(bot, self.service, self.display, self.opponent, self._activity)
         self.opponent.on_move = self.moves.set_notes
         self.records = RecordPages(self.service, bot)
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -196,13 +199,96 @@ class GinCog(commands.Cog):
             await self.service.save_display(table)
 
     @gin.command(name="practice", description="Play a match against me, right now")
-    @app_commands.describe(level="How well I play (default normal)")
+    @app_commands.describe(
+        level="How well I play (default normal)",
+        mode="Two players (default), three, two teams of two, or elimination",
+        players="Elimination: how many seats, you included (default 6)",
+    )
     async def practice(
         self,
         interaction: discord.Interaction[Any],
         level: Literal["easy", "normal", "hard"] = "normal",
+        mode: Literal["classic", "three", "teams", "elimination"] = "classic",
+        players: app_commands.Range[int, 2, 14] | None = None,
     ) -> None:
-        await self._play_the_bot(interaction, level, None, None, None, None)
+        if mode == "classic":
+            if players not in (None, 2):
+                raise TableError("The two-player game seats two: leave `players` out.")
+            await self._play_the_bot(interaction, level, None, None, None, None)
+            return
+        server = await self.service.server_settings(str(interaction.guild_id))
+        size = lobby_size(mode, players)
+        await self.lobbies.open(
+            interaction,
+            mode,
+            server,
+            players=size,
+            bots=size - 1,
+            level=level,
+            team=None,
+            practice=True,
+        )
+
+    # --- tables of more than two -----------------------------------------------------------
+
+    @gin.command(name="open", description="Open a table here: three, two teams, or elimination")
+    @app_commands.describe(
+        mode="Three players, two teams of two, or elimination (2 to 14)",
+        players="Elimination: how many seats (2-14, default 6)",
+        bots="How many seats I fill myself (default none)",
+        level="How well I play in my seats (default normal)",
+        target="Points to win (three players) or the team target (teams)",
+        team="Teams: the side you want (1 or 2); leave out to let the cut decide",
+    )
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: Literal["three", "teams", "elimination"],
+        players: app_commands.Range[int, 2, 14] | None = None,
+        bots: app_commands.Range[int, 0, 13] = 0,
+        level: Literal["easy", "normal", "hard"] = "normal",
+        target: app_commands.Range[int, 50, 500] | None = None,
+        team: app_commands.Range[int, 1, 2] | None = None,
+    ) -> None:
+        server = await self.service.server_settings(str(interaction.guild_id))
+        if target is not None:
+            if mode == "elimination":
+                raise TableError("Elimination has no target: the last one left loses.")
+            server = server.with_changes(**{"team_target" if mode == "teams" else "target": target})
+        await self.lobbies.open(
+            interaction,
+            mode,
+            server,
+            players=players,
+            bots=bots,
+            level=level,
+            team=None if team is None else team - 1,
+        )
+
+    @gin.command(name="join", description="Take a seat at the table open in this channel")
+    @app_commands.describe(team="Teams: the side you want (1 or 2); leave out for the cut")
+    async def join(
+        self,
+        interaction: discord.Interaction[Any],
+        team: app_commands.Range[int, 1, 2] | None = None,
+    ) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self.lobbies.join(interaction, table, None if team is None else team - 1)
+
+    @gin.command(name="leave", description="Give up your seat at the table open here")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self.lobbies.leave(interaction, table)
+
+    @gin.command(name="start", description="Start the table open here (its host only)")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.service.require_table(str(interaction.channel_id))
+        await self.lobbies.start(interaction, table)
+
+    async def lobby_button(
+        self, interaction: discord.Interaction[Any], table_id: int, what: str
+    ) -> None:
+        await self.lobbies.button(interaction, table_id, what)
 
     async def _play_the_bot(
         self,
@@ -366,8 +452,11 @@ class GinCog(commands.Cog):
         seat = table.seat_of(str(interaction.user.id))
         if seat is None:
             return []
-        hand = table.match.hand
-        cards = hand.cards_of(seat) if seat in hand.hands else []
+        hand = table.match.board_of(seat)
+        if hand is None:
+            return []
+        held = Counter(hand.hands.get(seat, []))
+        cards = sorted(held)  # a card held twice is offered once, marked ×2
         knocking = interaction.command is not None and interaction.command.name == "knock"
         left: dict[Card, int] = {}
         if hand.phase is Phase.DISCARD and hand.turn == seat:
@@ -390,7 +479,9 @@ class GinCog(commands.Cog):
             name = str(card)
             if typed and card != exact and not name.lower().startswith(typed):
                 continue
-            label = f"{name} (leaves deadwood {left[card]})" if card in left else name
+            label = name + (f" ×{held[card]}" if held[card] > 1 else "")
+            if card in left:
+                label += f" (leaves deadwood {left[card]})"
             choices.append(app_commands.Choice(name=label, value=name))
         return choices[:25]
 
@@ -411,10 +502,17 @@ class GinCog(commands.Cog):
                     "You have no hand here: you're not playing at this table. Watch it with "
                     "`/gin table`, or start your own game with `/gin challenge`."
                 )
+            if table.is_lobby:
+                raise TableError(
+                    "The game hasn't started: the table is still filling its seats. Your hand "
+                    "comes by DM when it starts."
+                )
             raise TableError(
                 "The game hasn't started: the challenge is waiting for an answer "
                 "(`/gin accept` or `/gin decline`)."
             )
+        if table.match.board_of(seat) is None:
+            raise TableError(table.match.mode.not_playing(table.match, seat))
         rendered = self.display.private_hand(table, seat)
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         self.display.shown_privately(table, seat, interaction, rendered.embeds, rendered.view)
@@ -428,6 +526,9 @@ class GinCog(commands.Cog):
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         if table.match is None:
+            if table.is_lobby:
+                await reply(interaction, embeds=self.lobbies.payload(table)[0])
+                return
             raise TableError(
                 f"{table.challenger.name} has challenged {table.opponent.name}; the game starts "
                 "when the challenge is accepted."
@@ -438,13 +539,23 @@ class GinCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
-            await self.service.resign(table, str(interaction.user.id))
-            interaction.extras[COMMITTED] = "You resigned: the match is over."
+            if table.is_lobby:
+                raise TableError(
+                    "The match hasn't started: to give up your seat, use `/gin leave`."
+                )
+            result = await self.service.resign(table, str(interaction.user.id))
+            if result is None:  # elimination: out at once, the others play on
+                text = "You left the match, placed below everyone still in; the others play on."
+            elif table.mode_name == "teams":
+                text = "The match is over: your team loses it."
+            else:
+                text = "The match is over."
+            interaction.extras[COMMITTED] = f"You resigned. {text}"
             try:
-                panel = Panel("You resigned", "The match is over.")
-                await reply(interaction, embeds=[embed(panel)])
+                await reply(interaction, embeds=[embed(Panel("You resigned", text))])
             finally:
                 await self.display.sync(table)
+                self.opponent.nudge(table)
 
     @gin.command(name="rules", description="A short summary of the rules at this table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -562,26 +673,33 @@ class GinCog(commands.Cog):
     @app_commands.describe(
         sort="Order by rating (default), matches won, or points",
         against_bot="Show records against the bot instead",
+        mode="Which way of playing (default: the two-player game)",
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         sort: Literal["rating", "wins", "points"] = "rating",
         against_bot: bool = False,
+        mode: Literal["classic", "three", "teams", "elimination"] = "classic",
     ) -> None:
         kind = "bot" if against_bot else sort
-        embeds, view = await self.records.page("lb", kind, 0, interaction)
+        embeds, view = await self.records.page("lb", _with_mode(kind, mode), 0, interaction)
         await reply(interaction, embeds=embeds, view=view, ephemeral=False)
 
     @gin.command(name="history", description="A player's recent matches")
-    @app_commands.describe(player="Whose matches (default: yours)")
+    @app_commands.describe(
+        player="Whose matches (default: yours)",
+        mode="Which way of playing (default: the two-player game)",
+    )
     async def history(
         self,
         interaction: discord.Interaction[Any],
         player: discord.Member | discord.User | None = None,
+        mode: Literal["classic", "three", "teams", "elimination"] = "classic",
     ) -> None:
         who = player or interaction.user
-        embeds, view = await self.records.page("hist", str(who.id), 0, interaction)
+        arg = _with_mode(str(who.id), mode)
+        embeds, view = await self.records.page("hist", arg, 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
     @gin.command(name="replay", description="A match hand by hand, with each showdown")
@@ -595,14 +713,18 @@ class GinCog(commands.Cog):
         await reply(interaction, embeds=embeds, view=view)
 
     @gin.command(name="stats", description="Match and hand statistics for a player")
-    @app_commands.describe(player="Whose stats (default: yours)")
+    @app_commands.describe(
+        player="Whose stats (default: yours)",
+        mode="Which way of playing (default: the two-player game)",
+    )
     async def stats(
         self,
         interaction: discord.Interaction[Any],
         player: discord.Member | discord.User | None = None,
+        mode: Literal["classic", "three", "teams", "elimination"] = "classic",
     ) -> None:
         who = player or interaction.user
-        embeds = await self.records.stats(interaction, who)
+        embeds = await self.records.stats(interaction, who, mode)
         await reply(interaction, embeds=embeds, ephemeral=False)
 
     async def show_page(
@@ -612,6 +734,19 @@ class GinCog(commands.Cog):
         async with funnel(interaction):
             embeds, view = await self.records.page(kind, arg, page, interaction)
             await update(interaction, embeds=embeds, view=view)
+
+
+def _with_mode(arg: str, mode: str) -> str:
+    """A record page's argument for a mode other than the two-player game."""
+    return arg if mode == "classic" else f"{arg}~{mode}"
+
+
+def lobby_size(mode: str, players: int | None) -> int:
+    """Seats of a practice table: the mode's own count, or the elimination players asked."""
+    from bot.gin.modes import find_mode
+    from bot.tables.lobby import table_size
+
+    return table_size(find_mode(mode), players)
 
 
 def _given(**options: Any) -> dict[str, Any]:

@@ -119,7 +119,7 @@ class TableDisplay:
         # (table, seat) -> the hand rendered for a move, kept until the sync after it
         self._hands: dict[tuple[int, int], PrivateHand] = {}
         self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
-        self._pinged: dict[int, str] = {}  # table -> the turn last announced by DM
+        self._pinged: dict[tuple[int, int], str] = {}  # (table, board) -> turn last announced
         self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
         self._public_pending: set[int] = set()  # tables with a delayed public edit scheduled
         self._background: set[asyncio.Task[None]] = set()
@@ -144,14 +144,26 @@ class TableDisplay:
         self._recovering.update(t.id for t in tables)
 
     def private_key(self, table: Table, seat: int) -> tuple[Any, ...]:
-        """Everything the player's private hand message depends on."""
+        """Everything the player's private hand message depends on. A waiting player's key
+        does not change with other players' moves (their hand shows no one else's play), so
+        a move costs DM edits for the mover and the next to act only, however many play."""
         match = table.match
         assert match is not None
+        board = match.board_of(seat)
+        if board is None:
+            state: tuple[Any, ...] = ("out", seat in match.out, seat in match.dropped)
+        else:
+            acting = board.turn == seat and not board.is_over
+            state = (
+                table.token(seat) if acting else "waiting",
+                board.phase if acting else None,
+                board.is_over,
+                tuple(sorted(board.hands.get(seat, ()))),
+            )
         return (
-            table.move_count,
             match.hand_number,
-            len(match.hand.actions),
             match.is_over,
+            state,
             self.notes.get((table.id, seat), ""),
             self.where(table),
             table.server.hints,
@@ -168,7 +180,7 @@ class TableDisplay:
         cached = self._hands.get((table.id, seat))
         if cached is not None and cached.key == key:
             return cached
-        note, where = key[4], key[5]
+        note, where = key[3], key[4]
         panel = hand_panel(match, seat, where=where, note=note, hint=table.server.hints)
         embeds = [embed(panel)]
         view = hand_view(table, seat)
@@ -245,9 +257,10 @@ class TableDisplay:
         retry = self._retries.pop(table.id, None)
         if retry is not None and retry.handle is not None:
             retry.handle.cancel()
-        self._pinged.pop(table.id, None)
+        for board in range(2):
+            self._pinged.pop((table.id, board), None)
         self._public_edited.pop(table.id, None)
-        for seat in (0, 1):
+        for seat in range(len(table.players)):
             self.notes.pop((table.id, seat), None)
             self._hands.pop((table.id, seat), None)
             self._replies.pop((table.id, seat), None)
@@ -280,7 +293,7 @@ class TableDisplay:
             except Exception:
                 log.exception("could not update the messages of table %s", table.id)
                 complete = True  # a fault of ours: trying again would only repeat it
-            for seat in (0, 1):  # shown now; the keys tell later syncs nothing changed
+            for seat in range(len(table.players)):  # shown; the keys tell later syncs so
                 self._hands.pop((table.id, seat), None)
             if complete:
                 self._settled(table)
@@ -350,8 +363,8 @@ class TableDisplay:
                 done = await self._step(
                     table, "the public table", lambda: self._update_public(table)
                 )
-            for seat in (0, 1):
-                if seat != table.bot_seat:  # the bot needs no private message
+            for seat in table.human_seats:  # the bot needs no private message
+                if match.board_of(seat) is not None:  # sitting out or out: nothing new
                     done = (
                         await self._step(
                             table,
@@ -418,26 +431,39 @@ class TableDisplay:
         return max(int(display.get("public") or 0), int(display.get("challenge") or 0))
 
     async def _post_showdowns(self, table: Table) -> None:
-        assert table.match is not None
+        """Each finished board once: its showdown in the channel, and on the DM hands of its
+        players in place of their buttons. A hand counts as shown once all its boards are."""
+        match = table.match
+        assert match is not None
         display = table.display
-        for record in table.match.history:
-            if record.number <= display.get("shown_hands", 0):
+        for record in match.history:
+            done = display.get("shown_hands", 0)
+            boards = display.get("shown_boards", [])
+            if record.number <= done or (record.number == done + 1 and record.board in boards):
                 continue
+            hand_over = record.number < match.hand_number or match.is_over
             public = display.get("public")
-            if public is not None and display.get("public_hand") == record.number:
+            if hand_over and public is not None and display.get("public_hand") == record.number:
                 over = Panel(
                     f"Gin Rummy · hand {record.number} is over",
                     "See the showdown below.",
                 )
                 await self._edit(int(table.channel_id), public, [embed(over)], None)
             panel = embed(
-                showdown_panel(table.match, record.number, record.result), SHOWDOWN_COLOUR
+                showdown_panel(match, record.number, record.result, record.board),
+                SHOWDOWN_COLOUR,
             )
+            key = f"s{record.number}" + (f"b{record.board}" if record.board else "")
             payload = message_payload([panel], None)
-            await self._post(table, f"s{record.number}", payload, after=self._channel_anchor(table))
-            display["shown_hands"] = record.number
-            for entry in display.get("hands", {}).values():
-                if entry.get("hand") == record.number:  # that hand's buttons are finished
+            await self._post(table, key, payload, after=self._channel_anchor(table))
+            if hand_over:
+                display["shown_hands"] = record.number
+                display.pop("shown_boards", None)
+            else:
+                display["shown_boards"] = [*boards, record.board]
+            seats = set(record.seats)
+            for seat, entry in display.get("hands", {}).items():
+                if entry.get("hand") == record.number and int(seat) in seats:
                     await self._edit(entry["channel"], entry["message"], [panel], None)
 
     async def _post_match_over(self, table: Table) -> None:
@@ -447,7 +473,7 @@ class TableDisplay:
             await self._clear_channel_pings(table)
             panel = match_over_panel(table.match, table.match.result)
             payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], None)
-            human = [p.id for seat, p in enumerate(table.players) if seat != table.bot_seat]
+            human = [table.players[seat].id for seat in table.human_seats]
             payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)
             payload["allowed_mentions"] = only_users(human)
             await self._post(table, "over", payload, after=self._channel_anchor(table))
@@ -456,9 +482,7 @@ class TableDisplay:
         if public is not None and display.get("public_hand") == table.match.hand_number:
             await self._edit(int(table.channel_id), public, [embed(table_panel(table.match))], None)
         over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
-        for seat in (0, 1):  # take the buttons off the last private hands
-            if seat == table.bot_seat:
-                continue
+        for seat in table.human_seats:  # take the buttons off the last private hands
             entry = display.get("hands", {}).get(str(seat))
             if entry and entry.get("hand") == table.match.hand_number:
                 await self._edit(entry["channel"], entry["message"], over, None)
@@ -466,7 +490,7 @@ class TableDisplay:
 
     async def _retire_replies(self, table: Table, embeds: list[discord.Embed]) -> None:
         """The table is done: its private replies lose their buttons and say why."""
-        for seat in (0, 1):
+        for seat in range(len(table.players)):
             reply = self._replies.pop((table.id, seat), None)
             if reply is not None and time.monotonic() - reply.since <= REPLY_EDIT_SECONDS:
                 with contextlib.suppress(discord.HTTPException):
@@ -664,51 +688,54 @@ class TableDisplay:
 
     async def _ping_turn(self, table: Table) -> None:
         """A short DM when the turn passes to a player, so they get a notification; for a
-        player whose DMs are closed, a mention in the channel instead."""
-        assert table.match is not None
-        hand = table.match.hand
-        if hand.is_over:
-            return
-        seat = hand.turn
-        closed = table.display.get("dm_closed", {}).get(str(seat)) == table.match.hand_number
-        if not hand.actions and not closed:
-            return  # a new hand's private message is the notification
-        if hand.actions and hand.actions[-1].seat == seat:
-            return
-        key = f"{table.match.hand_number}:{len(hand.actions)}"
-        if self._pinged.get(table.id) == key or seat == table.bot_seat:
-            return
+        player whose DMs are closed, a mention in the channel instead. One per board."""
+        match = table.match
+        assert match is not None
+        bots = set(table.bot_seats)
+        for index, hand in enumerate(match.boards):
+            if hand.is_over or hand.turn in bots:
+                continue
+            seat = hand.turn
+            closed = table.display.get("dm_closed", {}).get(str(seat)) == match.hand_number
+            if not hand.actions and not closed:
+                continue  # a new hand's private message is the notification
+            if hand.actions and hand.actions[-1].seat == seat:
+                continue
+            key = f"{match.hand_number}:{len(hand.actions)}"
+            if self._pinged.get((table.id, index)) == key:
+                continue
+            await self._ping(table, seat, closed)
+            # Kept in memory once sent: a restart at worst pings once more; a failure above
+            # leaves it unset, so the retried sync sends it.
+            self._pinged[(table.id, index)] = key
+
+    async def _ping(self, table: Table, seat: int, closed: bool) -> None:
         if closed:
             await self._ping_in_channel(table, seat)
-        else:
-            channel_id = await self._dm_channel(table, seat)
-            if channel_id is None:
-                return
-            other = table.players[1 - seat].name
-            note = self.notes.get((table.id, seat), "")
-            text = f"🃏 Your turn vs {other} ({self.where(table)})."
-            if note:
-                text += f" {note}"
-            try:
-                await send_message(self.client, channel_id, {"content": text})
-            except discord.Forbidden:
-                await self._dms_closed(table, seat)
-                await self._ping_in_channel(table, seat)
-        # Kept in memory once sent: a restart at worst pings once more; a failure above
-        # leaves it unset, so the retried sync sends it.
-        self._pinged[table.id] = key
+            return
+        channel_id = await self._dm_channel(table, seat)
+        if channel_id is None:
+            return
+        note = self.notes.get((table.id, seat), "")
+        text = f"🃏 Your turn{_against(table, seat)} ({self.where(table)})."
+        if note:
+            text += f" {note}"
+        try:
+            await send_message(self.client, channel_id, {"content": text})
+        except discord.Forbidden:
+            await self._dms_closed(table, seat)
+            await self._ping_in_channel(table, seat)
 
     async def _ping_in_channel(self, table: Table, seat: int) -> None:
         """Mention the player whose turn it is; their previous such message goes, so the
         channel holds one at most per player."""
         user_id = table.players[seat].id
-        other = table.players[1 - seat].name
         if (table.id, seat) in self._replies:
             how = "the buttons on your private hand, or `/gin hand` to see it again"
         else:
             how = "`/gin hand` to see your cards and play"
         message = await self._channel(table).send(
-            content=f"<@{user_id}>, your turn vs {other}: use {how}.",
+            content=f"<@{user_id}>, your turn{_against(table, seat)}: use {how}.",
             allowed_mentions=only(user_id),
         )
         old = self._channel_pings.get((table.id, seat))
@@ -718,7 +745,7 @@ class TableDisplay:
 
     async def _clear_channel_pings(self, table: Table) -> None:
         """The game is over or closed: no "your turn" stays behind in the channel."""
-        for seat in (0, 1):
+        for seat in range(len(table.players)):
             old = self._channel_pings.pop((table.id, seat), None)
             if old is not None:
                 await self._delete(int(table.channel_id), old)
@@ -807,7 +834,7 @@ class TableDisplay:
 
     async def tell(self, table: Table, seat: int, text: str) -> None:
         """A short private note to a player; in the channel with a mention if DMs are closed."""
-        if seat == table.bot_seat:
+        if table.seats[seat].is_bot:
             return
         display = table.display
         sent = False
@@ -829,6 +856,15 @@ class TableDisplay:
                 )
             except discord.HTTPException:
                 log.warning("could not remind seat %s of table %s", seat, table.id)
+
+
+def _against(table: Table, seat: int) -> str:
+    """ " vs Bob" on a two-player board; nothing when several play one board."""
+    match = table.match
+    board = None if match is None else match.board_of(seat)
+    if match is None or board is None or len(board.seats) != 2:
+        return ""
+    return f" vs {table.players[match.opponent_of(seat)].name}"
 
 
 def only_users(user_ids: list[str]) -> dict[str, Any]:

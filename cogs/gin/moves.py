@@ -153,19 +153,31 @@ class Moves:
     def set_notes(self, outcome: MoveOutcome) -> None:
         """What each player's private hand says happened last."""
         table = outcome.table
-        assert table.match is not None
+        match = table.match
+        assert match is not None
         action = outcome.action
         notes = self.display.notes
-        notes[(table.id, outcome.seat)] = done_text(outcome)
+        if action.kind is not ActionKind.LEAVE:
+            notes[(table.id, outcome.seat)] = done_text(outcome)
         if outcome.finished_hand is not None:
-            notes.pop((table.id, 0), None)
-            notes.pop((table.id, 1), None)
+            for seat in outcome.finished_hand.seats:
+                notes.pop((table.id, seat), None)
             return
-        # The other player hears when the turn passes to them, and when a card they could
-        # track is taken from the pile; a plain stock draw would only churn their message.
-        if table.match.hand.turn != outcome.seat or action.kind is ActionKind.DRAW_DISCARD:
-            public = table.match.hand.public_actions()[-1]
-            notes[(table.id, 1 - outcome.seat)] = describe_action(table.match, public)
+        board = match.board_of(outcome.seat) if action.kind is not ActionKind.LEAVE else None
+        if board is None:
+            board = match.boards[outcome.board] if outcome.board < len(match.boards) else None
+        if board is None or board.is_over:
+            return
+        # The player to act hears when the turn passes to them; on a two-player board the
+        # opponent also hears when a card they could track is taken from the pile. A plain
+        # stock draw would only churn their message.
+        public = board.public_actions()[-1]
+        told = describe_action(match, public, board)
+        if board.turn != outcome.seat:
+            notes[(table.id, board.turn)] = told
+        elif action.kind is ActionKind.DRAW_DISCARD and len(board.seats) == 2:
+            other = next(s for s in board.seats if s != outcome.seat)
+            notes[(table.id, other)] = told
 
     def move_reply(
         self, outcome: MoveOutcome, *, in_dm: bool = False
@@ -178,8 +190,9 @@ class Moves:
         if record is None:
             rendered = self.display.private_hand(table, outcome.seat)
             return rendered.embeds, rendered.view
-        embeds = [embed(showdown_panel(match, record.number, record.result))]
-        if match.is_over or in_dm:
+        panel = showdown_panel(match, record.number, record.result, record.board)
+        embeds = [embed(panel)]
+        if match.is_over or in_dm or match.board_of(outcome.seat) is None:
             return embeds, None  # the new hand arrives as a new DM
         rendered = self.display.private_hand(table, outcome.seat)
         return [*embeds, *rendered.embeds], rendered.view

@@ -43,43 +43,56 @@ class RecordPages:
         ("hist", arg: their id) or a match replay ("replay", arg: the match number), with its
         page buttons."""
         guild_id = str(interaction.guild_id)
+        what, _, mode = arg.partition("~")  # "rating~teams": a mode's own page
+        mode = mode or "classic"
         if kind == "lb":
-            panel, pages = await self._leaderboard(guild_id, arg, page)
+            panel, pages = await self._leaderboard(guild_id, what, page, mode)
         elif kind == "hist":
-            panel, pages = await self._history(guild_id, arg, page, interaction)
+            panel, pages = await self._history(guild_id, what, page, interaction, mode)
         else:
-            panel, page, pages = await self._replay(guild_id, arg, page)
+            panel, page, pages = await self._replay(guild_id, what, page)
         return [embed(panel)], pages_view(kind, arg, page, pages)
 
     async def stats(
-        self, interaction: discord.Interaction[Any], who: discord.abc.User
+        self, interaction: discord.Interaction[Any], who: discord.abc.User, mode: str = "classic"
     ) -> list[discord.Embed]:
         """A player's statistics in this server: one page, no buttons."""
-        stats = await self.store.player_stats(str(interaction.guild_id), str(who.id))
-        return [embed(stats_panel(name_of(who), stats))]
+        stats = await self.store.player_stats(str(interaction.guild_id), str(who.id), mode)
+        return [embed(stats_panel(name_of(who), stats, mode))]
 
-    async def _leaderboard(self, guild_id: str, sort: str, page: int) -> tuple[Panel, int]:
+    async def _leaderboard(
+        self, guild_id: str, sort: str, page: int, mode: str
+    ) -> tuple[Panel, int]:
         server = await self.service.server_settings(guild_id)
+        offset = page * PAGE_SIZE
         if sort == "bot":
-            rows, total = await self.store.bot_records(guild_id, PAGE_SIZE, page * PAGE_SIZE)
+            rows, total = await self.store.bot_records(guild_id, PAGE_SIZE, offset, mode)
         else:
             rows, total = await self.store.leaderboard(
                 guild_id,
                 PAGE_SIZE,
-                page * PAGE_SIZE,
+                offset,
                 sort=sort,  # type: ignore[arg-type]
                 provisional_below=server.provisional_matches,
+                mode=mode,
             )
         pages = page_count(total)
-        return leaderboard_panel(rows, page, pages, sort, vs_bot=sort == "bot"), pages
+        panel = leaderboard_panel(rows, page, pages, sort, vs_bot=sort == "bot", mode=mode)
+        return panel, pages
 
     async def _history(
-        self, guild_id: str, user_id: str, page: int, interaction: discord.Interaction[Any]
+        self,
+        guild_id: str,
+        user_id: str,
+        page: int,
+        interaction: discord.Interaction[Any],
+        mode: str,
     ) -> tuple[Panel, int]:
-        rows, total = await self.store.history(guild_id, user_id, PAGE_SIZE, page * PAGE_SIZE)
+        offset = page * PAGE_SIZE
+        rows, total = await self.store.history(guild_id, user_id, PAGE_SIZE, offset, mode)
         pages = page_count(total)
         name = await self.display_name(interaction, user_id)
-        return history_panel(name, rows, page, pages), pages
+        return history_panel(name, rows, page, pages, mode), pages
 
     async def _replay(self, guild_id: str, match: str, page: int) -> tuple[Panel, int, int]:
         """The panel, the page shown (never past the last) and how many pages there are."""
@@ -113,11 +126,14 @@ def page_count(total: int) -> int:
     return max(1, -(-total // PAGE_SIZE))
 
 
-def match_names(row: TableRow) -> tuple[str, str]:
-    """The two players' names as the match state holds them, else as saved with the challenge
-    (a match that never started has no state), else mentions: a replay needs no lookups."""
+def match_names(row: TableRow) -> tuple[str, ...]:
+    """The players' names in seat order as the match state holds them, else as saved with the
+    challenge (a match that never started has no state), else mentions: a replay needs no
+    lookups."""
     players = (row.state or {}).get("players") or []
+    if players:
+        return tuple(str(p["name"]) for p in players)
     names = row.display.get("names", {})
-    first = players[0]["name"] if players else names.get("0", f"<@{row.challenger_id}>")
-    second = players[1]["name"] if len(players) > 1 else names.get("1", f"<@{row.opponent_id}>")
+    first = names.get("0", f"<@{row.challenger_id}>")
+    second = names.get("1", f"<@{row.opponent_id}>")
     return str(first), str(second)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from collections import Counter
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
@@ -48,8 +49,10 @@ PAGE = r"\d{1,6}"
 MOVE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<kind>take|pass|stock|biggin)")
 SELECT_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<mode>discard|knock)")
 CHALLENGE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<answer>accept|decline)")
+MODES = r"(?:~(?:three|teams|elimination))?"  # the mode of a leaderboard or history page
 PAGE_PARTS = re.compile(
-    rf"(?:lb:(?P<sort>rating|wins|points|bot)|hist:(?P<user>{ID})|replay:(?P<match>{ID}))"
+    rf"(?:lb:(?P<sort>(?:rating|wins|points|bot){MODES})|hist:(?P<user>{ID}{MODES})"
+    rf"|replay:(?P<match>{ID}))"
     rf":(?P<page>{PAGE}):(?P<dir>prev|next)"
 )
 MAX_ID = 2**63 - 1  # the largest id the store can hold
@@ -276,9 +279,6 @@ class PageButton(
         await _cog(interaction).show_page(interaction, kind, arg, int(parts["page"]))
 
 
-DYNAMIC_ITEMS = (MoveButton, CardSelect, ChallengeButton, PageButton)
-
-
 def challenge_view(table_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton(table_id, "accept"))
@@ -304,8 +304,8 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
     match = table.match
     if match is None or match.is_over:
         return None
-    hand = match.hand
-    if hand.is_over or hand.turn != seat:
+    hand = match.board_of(seat)
+    if hand is None or hand.is_over or hand.turn != seat:
         return None
     move = table.token(seat)
     view = discord.ui.View(timeout=None)
@@ -315,18 +315,23 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
         view.add_item(MoveButton(table.id, move, "pass", "Pass"))
         return view
     if hand.phase is Phase.DRAW:
-        view.add_item(MoveButton(table.id, move, "stock", "Draw from stock", primary=True))
+        if hand.stock:
+            view.add_item(MoveButton(table.id, move, "stock", "Draw from stock", primary=True))
         if not hand.stock_only and upcard is not None:
             view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}"))
         return view
     choices = discard_choices(hand, seat)
+    held = Counter(hand.hands[seat])
     discard_options = [
         discord.SelectOption(
-            label=str(card), value=str(int(card)), description=f"leaves deadwood {left}"
+            label=str(card) + (f" ×{held[card]}" if held[card] > 1 else ""),
+            value=str(int(card)),
+            description=f"leaves deadwood {left}",
         )
         for card, left, _ in choices
     ]
     view.add_item(CardSelect(table.id, move, "discard", discard_options, "Discard a card…"))
+    gin_only = not hand.rules.knocking
     knock_options = [
         discord.SelectOption(
             label=f"{'Gin' if left == 0 else 'Knock'}: discard {card} face down",
@@ -337,7 +342,64 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
         if can_knock
     ]
     if knock_options:
-        view.add_item(CardSelect(table.id, move, "knock", knock_options, "Knock or go gin…"))
+        placeholder = "Go gin…" if gin_only else "Knock or go gin…"
+        view.add_item(CardSelect(table.id, move, "knock", knock_options, placeholder))
     if any(a.kind is ActionKind.BIG_GIN for a in hand.legal_actions()):
         view.add_item(MoveButton(table.id, move, "biggin", "Big Gin!"))
     return view
+
+
+class LobbyButton(
+    _Strict,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gin:lb:(?P<rest>.*)",
+):
+    """Join (a side, at a teams table), leave or start a lobby from its public message."""
+
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "team1": ("Join team 1", discord.ButtonStyle.success),
+        "team2": ("Join team 2", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, table_id: int, what: str, *, custom_id: str | None = None) -> None:
+        label, style = self.LABELS.get(what, ("?", discord.ButtonStyle.secondary))
+        custom_id = custom_id or f"gin:lb:{table_id}:{what}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.parts = _parts(LOBBY_PARTS, custom_id.removeprefix("gin:lb:"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LobbyButton:
+        return cls(0, "join", custom_id=match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        table, what = int(self.parts["table"]), self.parts["what"]
+        await _cog(interaction).lobby_button(interaction, table, what)
+
+
+LOBBY_PARTS = re.compile(rf"(?P<table>{ID}):(?P<what>join|team1|team2|leave|start)")
+
+
+def lobby_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if table.mode_name == "teams":
+        view.add_item(LobbyButton(table.id, "team1"))
+        view.add_item(LobbyButton(table.id, "team2"))
+    view.add_item(LobbyButton(table.id, "join"))
+    view.add_item(LobbyButton(table.id, "leave"))
+    view.add_item(LobbyButton(table.id, "start"))
+    return view
+
+
+DYNAMIC_ITEMS = (MoveButton, CardSelect, ChallengeButton, PageButton, LobbyButton)

@@ -1,0 +1,206 @@
+"""Lobbies in Discord: the public message that lists the seats, its Join / Leave / Start
+buttons, the commands that do the same, and practice tables filled with the bot.
+
+The table service decides; this turns its answers into messages. The lobby message is the
+table's first public message: it lists the seats while they fill, then says the match started
+(or the table closed) and loses its buttons.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.gin.match import Player
+from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel
+from bot.server_settings import ServerSettings
+from bot.tables import Table, TableError, TableService
+from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.people import name_of, player_of
+from cogs.gin.views import embed, lobby_view
+
+if TYPE_CHECKING:
+    from cogs.gin.display import TableDisplay
+    from cogs.gin.opponent import BotOpponent
+
+log = logging.getLogger(__name__)
+
+
+def bot_players(me: discord.abc.User, count: int, level: str) -> list[Player]:
+    """The bot's own seats: one player each, told apart by a number."""
+    name = name_of(me)
+    return [Player(f"bot:{i}", f"{name} {i}") for i in range(1, count + 1)]
+
+
+class Lobbies:
+    """Opens tables of more than two, seats people and bots, and starts them."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TableService,
+        display: TableDisplay,
+        opponent: BotOpponent,
+        activity: Callable[[], AbstractAsyncContextManager[None]],
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.display = display
+        self.opponent = opponent
+        self.activity = activity
+
+    def panel(self, table: Table, state: str = "open") -> Panel:
+        seats = [
+            LobbySeat(s.player.name, s.team, s.bot_level, s.player.id == table.host)
+            for s in table.seats
+        ]
+        host = f"<@{table.host}>"
+        return lobby_panel(
+            table.mode_name, table.size, seats, table.server, mention=host, state=state
+        )
+
+    def payload(self, table: Table) -> tuple[list[discord.Embed], discord.ui.View | None]:
+        if table.is_lobby and table.is_open:
+            return [embed(self.panel(table))], lobby_view(table)
+        return [embed(self.panel(table, "started" if table.match else "closed"))], None
+
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: str,
+        server: ServerSettings,
+        *,
+        players: int | None,
+        bots: int,
+        level: str,
+        team: int | None,
+        practice: bool = False,
+    ) -> None:
+        """Open a lobby in the channel (filled with the bot at once for practice)."""
+        me = self.client.user
+        assert me is not None
+        async with self.activity():
+            table = await self.service.open_lobby(
+                str(interaction.guild_id),
+                str(interaction.channel_id),
+                player_of(interaction.user),
+                mode,
+                server,
+                size=players,
+                bots=bot_players(me, bots, level),
+                bot_level=level,
+                team=team,
+            )
+            if table.match is not None:
+                interaction.extras[COMMITTED] = (
+                    "Your table has started, but I couldn't say so here. Your hand is on its "
+                    "way by DM; `/gin hand` shows it here too."
+                )
+            try:
+                embeds, view = self.payload(table)
+                if practice or table.match is not None:
+                    embeds.append(embed(self.started_panel(table)))
+                response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
+                if response is not None:
+                    table.display["challenge"] = response.message_id
+                    await self.service.save_display(table)
+            finally:
+                if table.match is not None:
+                    await self.display.sync(table)
+                    self.opponent.nudge(table)
+
+    def started_panel(self, table: Table) -> Panel:
+        players = ", ".join(p.name for p in table.players)
+        label = MODE_LABELS[table.mode_name]
+        return Panel(
+            "The match has started",
+            f"{label.capitalize()}: {players}. Hands are on their way by DM (`/gin hand` shows "
+            "yours here too); the table is below.",
+        )
+
+    async def join(
+        self, interaction: discord.Interaction[Any], table: Table, team: int | None
+    ) -> None:
+        async with self.activity():
+            started = await self.service.join(table, player_of(interaction.user), team)
+            await self._changed(interaction, table, started, f"You took seat {len(table.seats)}.")
+
+    async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        async with self.activity():
+            closed = await self.service.leave(table, str(interaction.user.id))
+            text = "You gave up your seat."
+            if closed:
+                text += " Nobody is left at the table, so it closed and the channel is free."
+            await self._changed(interaction, table, False, text)
+
+    async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        async with self.activity():
+            await self.service.start_lobby(table, str(interaction.user.id))
+            await self._changed(interaction, table, True, "You started the match.")
+
+    async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:
+        """Join, Join team 1/2, Leave or Start on the lobby message."""
+        async with funnel(interaction):
+            table = self.service.by_id(table_id)
+            if table is None or not table.is_lobby:
+                raise TableError(
+                    "This table is no longer taking seats. Open a new one with `/gin open`."
+                )
+            if what == "leave":
+                await self.leave(interaction, table)
+            elif what == "start":
+                await self.start(interaction, table)
+            else:
+                team = {"team1": 0, "team2": 1}.get(what)
+                await self.join(interaction, table, team)
+
+    async def _changed(
+        self, interaction: discord.Interaction[Any], table: Table, started: bool, done: str
+    ) -> None:
+        """After a seat changed: the lobby message shows it, the player hears, and a match
+        that started is shown everywhere."""
+        if started:
+            interaction.extras[COMMITTED] = (
+                "The match has started, but I couldn't say so here. Your hand is on its way "
+                "by DM; `/gin hand` shows it here too."
+            )
+        try:
+            embeds, view = self.payload(table)
+            on_lobby = interaction.message is not None and interaction.message.id == (
+                table.display.get("challenge")
+            )
+            if on_lobby:
+                await update(interaction, embeds=embeds, view=view)
+            else:
+                await self.refresh(table, embeds, view)
+            if started:
+                notice = [embed(self.started_panel(table))]
+                await send(interaction, embeds=notice, ephemeral=False)
+            elif not on_lobby:
+                await send(interaction, embeds=[embed(Panel("Seats", done))])
+        finally:
+            if started:
+                await self.display.sync(table)
+                self.opponent.nudge(table)
+
+    async def refresh(
+        self,
+        table: Table,
+        embeds: list[discord.Embed] | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Edit the lobby message to show the table as it is now."""
+        message_id = table.display.get("challenge")
+        if message_id is None:
+            return
+        if embeds is None:
+            embeds, view = self.payload(table)
+        channel = self.client.get_partial_messageable(int(table.channel_id))
+        try:
+            await channel.get_partial_message(message_id).edit(embeds=embeds, view=view)
+        except discord.HTTPException:
+            log.info("could not update the lobby message of table %s", table.id)
