@@ -115,7 +115,8 @@ def hand_panel(
     pile = f"Discard pile: {upcard if upcard is not None else 'empty'}"
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
         pile += f" · Stock: {len(hand.stock)}"
-    lines.append(pile)
+    if hand.turn == seat or len(hand.seats) == 2:  # many play: the pile moves on unseen
+        lines.append(pile)
     if match.mode_name == "elimination" and hand.turn == seat:
         lines.append(_others_line(match, hand, seat))
     lines.append(_status_line(match, hand, seat, hint=hint))
@@ -390,27 +391,32 @@ def _gin_out_panel(match: Match, number: int, result: HandResult) -> Panel:
 
 
 def team_hand_line(match: Match, number: int) -> str:
-    """The team's score for hand ``number`` once both its games are recorded: each partner's
-    result, then what the team scores ("Ann +16, Cal −10: team 1 scores 6")."""
+    """The team's score for hand ``number`` once both its games are recorded: the scoring
+    team's partners and their results, then what the team scores (RULES.md 10.2's
+    "Ann +16, Cal −10: team 1 scores 6")."""
     records = [h for h in match.history if h.number == number]
     if len(records) < 2:
         return ""
-    per_side: dict[int, list[str]] = {0: [], 1: []}
+    result_of: dict[int, int] = {}  # seat -> points won (negative: lost), per game
     net = [0, 0]
-    for record in sorted(records, key=lambda r: r.board):
+    for record in records:
         result = record.result
         if result.winner is None:
             continue
         loser = result.loser
         assert loser is not None
-        side = match.side_of(result.winner)
-        net[side] += result.points
-        per_side[side].append(f"{match.players[result.winner].name} +{result.points}")
-        per_side[1 - side].append(f"{match.players[loser].name} −{result.points}")
-    parts = per_side[0] + per_side[1]
+        net[match.side_of(result.winner)] += result.points
+        result_of[result.winner] = result.points
+        result_of[loser] = -result.points
     if net[0] == net[1]:
-        return (", ".join(parts) + ": " if parts else "") + "the games cancel out, nobody scores."
+        return "The two games cancel out: nobody scores this hand."
     winner = 0 if net[0] > net[1] else 1
+    partners = [s for s in range(len(match.players)) if match.side_of(s) == winner]
+    parts = []
+    for seat in partners:
+        points = result_of.get(seat)
+        shown = "void" if points is None else f"{'+' if points > 0 else '−'}{abs(points)}"
+        parts.append(f"{match.players[seat].name} {shown}")
     points = abs(net[0] - net[1])
     return ", ".join(parts) + f": **{team_label(match, winner)} scores {points}**."
 
@@ -646,6 +652,18 @@ def rules_summary(rules: Settings) -> list[tuple[str, str]]:
             else "alternate",
         ),
         ("Game bonus / box bonus", f"{rules.game_bonus} / {rules.box_bonus}"),
+        (
+            "Three players: next to deal and sit out",
+            "the loser" if rules.sit_out == "loser" else "the next player (rotate)",
+        ),
+        (
+            "Teams: target / switch opponents",
+            f"{rules.team_target} / {'on' if rules.rotate_opponents else 'off'}",
+        ),
+        (
+            "Elimination: sets of identical cards",
+            "allowed" if rules.set_suits == "any" else "no, suits must differ",
+        ),
     ]
 
 

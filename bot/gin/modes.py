@@ -337,10 +337,9 @@ class Teams(Mode):
         teams: list[int | None] | None,
     ) -> Match:
         cuts, sides, low = cut_for_teams(seed, teams)
-        dealing = sides[low]
-        # Partners sit across: the side that cut low at seats 0 and 2, the other at 1 and 3.
-        first = [p for p in range(4) if sides[p] == dealing]
-        second = [p for p in range(4) if sides[p] != dealing]
+        # Partners sit across: team 1 (side 0) at seats 0 and 2, team 2 at seats 1 and 3.
+        first = [p for p in range(4) if sides[p] == 0]
+        second = [p for p in range(4) if sides[p] == 1]
         order = [first[0], second[0], first[1], second[1]]
         seated = tuple(players[p] for p in order)
         match = Match(
@@ -354,7 +353,7 @@ class Teams(Mode):
             boards=[],
             mode_name=self.name,
             sides=(0, 1, 0, 1),
-            dealing_side=0,
+            dealing_side=sides[low],  # the team of the player who cut lowest deals first
         )
         match.boards = self.deal(match)
         return match

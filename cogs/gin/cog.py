@@ -614,6 +614,10 @@ class GinCog(commands.Cog):
         challenge_minutes="Minutes before an unanswered challenge expires",
         hints="Show the best discard in private hands",
         provisional_matches="Matches a player needs before being ranked",
+        sit_out="Three players: who deals and sits out next (rotate, or the loser)",
+        rotate_opponents="Teams: partners switch opponents every hand",
+        team_target="Teams: points a team needs to win",
+        set_suits="Elimination with several decks: may a set hold identical cards",
     )
     async def settings_set(
         self,
@@ -632,6 +636,10 @@ class GinCog(commands.Cog):
         challenge_minutes: app_commands.Range[int, 1, 1440] | None = None,
         hints: bool | None = None,
         provisional_matches: app_commands.Range[int, 0, 50] | None = None,
+        sit_out: Literal["rotate", "loser"] | None = None,
+        rotate_opponents: bool | None = None,
+        team_target: app_commands.Range[int, 50, 500] | None = None,
+        set_suits: Literal["any", "different"] | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise TableError(
@@ -651,6 +659,10 @@ class GinCog(commands.Cog):
             box_bonus=box_bonus,
             hints=hints,
             provisional_matches=provisional_matches,
+            sit_out=sit_out,
+            rotate_opponents=rotate_opponents,
+            team_target=team_target,
+            set_suits=set_suits,
         )
         if turn_minutes is not None:
             changes["turn_seconds"] = turn_minutes * 60

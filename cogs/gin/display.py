@@ -444,8 +444,9 @@ class TableDisplay:
             hand_over = record.number < match.hand_number or match.is_over
             public = display.get("public")
             if hand_over and public is not None and display.get("public_hand") == record.number:
+                what = "round" if match.mode_name == "elimination" else "hand"
                 over = Panel(
-                    f"Gin Rummy · hand {record.number} is over",
+                    f"Gin Rummy · {what} {record.number} is over",
                     "See the showdown below.",
                 )
                 await self._edit(int(table.channel_id), public, [embed(over)], None)
@@ -508,6 +509,8 @@ class TableDisplay:
             display["public_hand"] = table.match.hand_number
             self._shown[message_id] = fingerprint(payload)
             return
+        if table.lock.locked():
+            return  # a move is being committed: its own sync shows it
         # Spectators don't need every move the instant it happens: at most one edit of the
         # public table per PUBLIC_EDIT_INTERVAL, the last one always showing the latest state.
         now = time.monotonic()
@@ -691,6 +694,8 @@ class TableDisplay:
         player whose DMs are closed, a mention in the channel instead. One per board."""
         match = table.match
         assert match is not None
+        if table.lock.locked():
+            return  # a move is being committed: its own sync announces the turn it gives
         bots = set(table.bot_seats)
         for index, hand in enumerate(match.boards):
             if hand.is_over or hand.turn in bots:

@@ -26,7 +26,7 @@ from tests.fakediscord import FakeDiscord, InteractionResult, User
 # Names discord.py gives the tasks that run slash commands and component callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 CARD_TOKEN = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♠♥♦♣])")
-SHOWDOWN_TITLE = re.compile(r"^Hand \d+: ")
+SHOWDOWN_TITLE = re.compile(r"^(Hand \d+(, game \d)?|Round \d+): ")
 
 
 # --- waiting for the bot ----------------------------------------------------------------------

@@ -60,6 +60,8 @@ class Store:
         self.attachments: dict[int, Attachment] = {}
         self.cdn_root = "http://127.0.0.1"
         self.sinks: list[EventSink] = []
+        # Every message created or edited, in order: lets a test read only what changed.
+        self.changed: list[int] = []
         self._changed = asyncio.Event()
 
     # -- change notification -------------------------------------------------------------
@@ -221,6 +223,7 @@ class Store:
             created_at=time.monotonic(),
         )
         self.messages[message_id] = message
+        self.changed.append(message_id)
         self.channel_messages.setdefault(channel.id, []).append(message_id)
         channel.last_message_id = message_id
         if not message.ephemeral:
@@ -244,6 +247,7 @@ class Store:
         self._check(payload)
         message.versions.append(payload)
         message.mention_rules.append(body.get("allowed_mentions"))
+        self.changed.append(message.id)
         message.attachments = attachments
         if not message.ephemeral:
             self.emit("MESSAGE_UPDATE", self._event_payload(message), message.guild_id)
