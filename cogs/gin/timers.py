@@ -60,7 +60,7 @@ class TimerRunner:
     async def announce(self, event: TimerEvent) -> None:
         table = event.table
         if event.kind is TimerKind.EXPIRED:
-            if table.is_lobby:
+            if table.mode_name != "classic":  # a lobby
                 text = (
                     f"Nobody started this table in {duration(table.server.challenge_seconds)}. "
                     "The channel is free again."

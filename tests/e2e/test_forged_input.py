@@ -66,6 +66,11 @@ def forged_ids(table_id: int, move: int) -> list[tuple[str, int, list[str] | Non
         (f"gin:pg:hist:{big}:1:next", BUTTON, None),
         ("gin:pg:hist:123:99999999999:next", BUTTON, None),
         ("gin:pg:lb:rating:0:sideways", BUTTON, None),
+        ("gin:lb:", BUTTON, None),
+        (f"gin:lb:{table_id}:dance", BUTTON, None),
+        (f"gin:lb:{table_id}:join", BUTTON, None),
+        (f"gin:lb:{big}:start", BUTTON, None),
+        (f"gin:lb:{table_id}:team3", BUTTON, None),
         ("gin:zz:1:2", BUTTON, None),
         ("not-ours", BUTTON, None),
     ]
