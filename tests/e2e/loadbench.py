@@ -41,10 +41,12 @@ ROOT = Path(__file__).resolve().parents[2]
 TARGET_P99_MS = 50.0
 TARGET_MOVES_PER_S = 300.0
 TARGET_KB_PER_TABLE = 100.0
+TARGET_KB_PER_BIG_TABLE = 200.0  # a table of 14
 
 # Move components on a DM hand message: gin:mv:{table}:{move}:{kind} / gin:sel:{table}:{move}:…
 MOVE_ID = re.compile(r"gin:(?:mv|sel):(\d+):(\d+):(\w+)")
 CHALLENGE_ID = re.compile(r"gin:ch:(\d+):accept")
+LOBBY_ID = re.compile(r"gin:lb:(\d+):join")
 DEADWOOD = re.compile(r"deadwood (\d+)")
 WAIT_S = 30.0
 LABEL = 42  # width of the report's first column
@@ -139,11 +141,11 @@ class Panels:
 
 @dataclass
 class TableRun:
-    """One table as its two players know it, and what it did."""
+    """One table as its players know it, and what it did."""
 
     channel: Channel
-    challenger: User
-    opponent: User
+    players: list[User]
+    mode: str = "classic"
     table_id: int = 0
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -196,21 +198,37 @@ def _deadwood(option: dict[str, Any]) -> int:
 
 
 async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
-    """Challenge, accept with the button, then wait for the public table and both DM hands."""
-    result = await fake.slash(
-        run.challenger, run.channel, "gin challenge", opponent=run.opponent, timeout=WAIT_S
-    )
-    message = result.message
-    assert message is not None, result.text
-    ids = [m for c in message.custom_ids() if (m := CHALLENGE_ID.fullmatch(c))]
-    assert ids, f"no Accept button on the challenge: {result.text}"
-    run.table_id = int(ids[0][1])
-    panels.watch_channel(run.channel.id, run.table_id)
-    await fake.click(run.opponent, message, ids[0][0], timeout=WAIT_S)
+    """Two players: challenge and accept with the button; more: open a table and join it
+    by command. Then wait for the public table and every DM hand."""
+    host, *others = run.players
+    if run.mode == "classic":
+        result = await fake.slash(
+            host, run.channel, "gin challenge", opponent=others[0], timeout=WAIT_S
+        )
+        message = result.message
+        assert message is not None, result.text
+        ids = [m for c in message.custom_ids() if (m := CHALLENGE_ID.fullmatch(c))]
+        assert ids, f"no Accept button on the challenge: {result.text}"
+        run.table_id = int(ids[0][1])
+        panels.watch_channel(run.channel.id, run.table_id)
+        await fake.click(others[0], message, ids[0][0], timeout=WAIT_S)
+    else:
+        options = {"players": len(run.players)} if run.mode == "elimination" else {}
+        result = await fake.slash(
+            host, run.channel, "gin open", mode=run.mode, timeout=WAIT_S, **options
+        )
+        message = result.message
+        assert message is not None, result.text
+        ids = [m for c in message.custom_ids() if (m := LOBBY_ID.fullmatch(c))]
+        assert ids, f"no Join button on the lobby: {result.text}"
+        run.table_id = int(ids[0][1])
+        panels.watch_channel(run.channel.id, run.table_id)
+        for player in others:
+            await fake.slash(player, run.channel, "gin join", timeout=WAIT_S)
 
     def dealt() -> bool:
         public = [m for m in fake.channel_messages(run.channel) if m.id != message.id]
-        return bool(public and fake.dm_messages(run.challenger) and fake.dm_messages(run.opponent))
+        return bool(public) and all(fake.dm_messages(p) for p in run.players)
 
     await fake.wait_for(dealt, timeout=WAIT_S, what=f"table {run.table_id} to be dealt")
 
@@ -228,7 +246,7 @@ async def play_table(
     With ``interval`` the players pace themselves: move k is made no earlier than k intervals
     after a random start within the first interval (an offered load, as real players think).
     """
-    users = {fake.dm_channel(u).id: u for u in (run.challenger, run.opponent)}
+    users = {fake.dm_channel(u).id: u for u in run.players}
     answered: float | None = None
     start = time.perf_counter() + (rng.random() * interval if interval else 0.0)
     try:
@@ -393,6 +411,8 @@ class Figures:
     moves_per_table: int
     seed: int
     own_process: bool
+    mode: str = "classic"
+    players: int = 2
     rate: float | None = None  # offered moves per second over all tables; None: flat out
     bot_pid: int = 0
     load_before: str = ""
@@ -415,6 +435,20 @@ class Figures:
     bot_cpu_s: float = 0.0
     here_cpu_s: float = 0.0
     bot_log: str = ""
+    requests: Counter[str] = field(default_factory=Counter)  # REST calls while playing
+
+    @property
+    def counted_calls(self) -> int:
+        """REST calls the global rate limit counts: all but interaction answers."""
+        return sum(
+            n
+            for route, n in self.requests.items()
+            if "/interactions/" not in route and "/webhooks/" not in route
+        )
+
+    @property
+    def kb_target(self) -> float:
+        return TARGET_KB_PER_TABLE if self.players <= 2 else TARGET_KB_PER_BIG_TABLE
 
     @property
     def moves_per_s(self) -> float:
@@ -459,13 +493,18 @@ async def run_benchmark(
     in_process: bool = False,
     workdir: Path | None = None,
     rate: float | None = None,
+    mode: str = "classic",
+    players: int = 2,
 ) -> Figures:
     """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
 
     ``rate`` paces the players to that many moves per second in all (players who think);
     without it they move as soon as their buttons show, which measures the most it can do.
     """
-    figures = Figures(tables, moves_per_table, seed, own_process=not in_process, rate=rate)
+    figures = Figures(
+        tables, moves_per_table, seed, own_process=not in_process, mode=mode, players=players
+    )
+    figures.rate = rate
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
@@ -477,7 +516,7 @@ async def run_benchmark(
             panels = Panels(fake)
             host = fake.add_user("host")
             guild = fake.add_guild("Load Test", owner=host)
-            runs = _seat_players(fake, guild, tables)
+            runs = _seat_players(fake, guild, tables, mode, players)
             starter = (
                 bot_in_process(fake, db_path)
                 if in_process
@@ -502,14 +541,17 @@ async def run_benchmark(
     return figures
 
 
-def _seat_players(fake: FakeDiscord, guild: Guild, tables: int) -> list[TableRun]:
+def _seat_players(
+    fake: FakeDiscord, guild: Guild, tables: int, mode: str, players: int
+) -> list[TableRun]:
     runs = []
     for i in range(tables):
-        a = fake.add_user(f"p{i}a", global_name=f"Player {i}A")
-        b = fake.add_user(f"p{i}b", global_name=f"Player {i}B")
-        fake.add_member(guild, a)
-        fake.add_member(guild, b)
-        runs.append(TableRun(fake.add_channel(guild, f"table-{i}"), a, b))
+        seated = []
+        for j in range(players):
+            user = fake.add_user(f"p{i}-{j}", global_name=f"Player {i}-{j}")
+            fake.add_member(guild, user)
+            seated.append(user)
+        runs.append(TableRun(fake.add_channel(guild, f"table-{i}"), seated, mode))
     return runs
 
 
@@ -527,6 +569,7 @@ async def _measure(
     rngs = [random.Random(rng.getrandbits(64)) for _ in runs]
     cpu_bot, cpu_here = bot.cpu_seconds(), time.process_time()
     events_before = Counter(panels.events)
+    requests_before = Counter(fake.rest.requests)
     interval = len(runs) / figures.rate if figures.rate else None
     # The fake keeps every message and event it ever saw, so a full collection here takes
     # 100 ms and more, and every move in flight then looks that much slower: no collector in
@@ -549,6 +592,7 @@ async def _measure(
 
     await asyncio.sleep(0.2)  # the last moves' message upkeep
     figures.events = panels.events - events_before
+    figures.requests = fake.rest.requests - requests_before
     figures.open_rss_kb = bot.status_kb("VmRSS")
     figures.peak_kb = bot.status_kb("VmHWM")
     for run in runs:
@@ -590,9 +634,10 @@ def report(f: Figures) -> str:
         else "not checked"
     )
     dealt_kb = (f.started_rss_kb - f.baseline_rss_kb) / max(f.tables, 1)
+    game = "two-player" if f.mode == "classic" else f"{f.mode}, {f.players} players each"
     lines = [
-        f"Gin Rummy load benchmark: {f.tables} tables at once, up to {f.moves_per_table} "
-        f"moves each, players' seed {f.seed}; bot in {mode}",
+        f"Gin Rummy load benchmark: {f.tables} tables ({game}) at once, up to "
+        f"{f.moves_per_table} moves each, players' seed {f.seed}; bot in {mode}",
         f"machine: {os.cpu_count()} CPUs, 1-minute load average {f.load_before} before play; "
         f"setup (challenge, accept, deal; all tables at once): {f.setup_s:.1f} s",
         "offered load: "
@@ -622,8 +667,12 @@ def report(f: Figures) -> str:
         _row(
             "memory per open table (after play)",
             f"{f.kb_per_table:.1f} KB",
-            "< 100 KB",
-            f.kb_per_table < TARGET_KB_PER_TABLE,
+            f"< {f.kb_target:.0f} KB",
+            f.kb_per_table < f.kb_target,
+        ),
+        _row(
+            "REST calls per move (rate-limited ones)",
+            f"{f.counted_calls / max(f.moves, 1):.2f}",
         ),
         _row("memory per open table (dealt only)", f"{dealt_kb:.1f} KB"),
         "",
@@ -653,6 +702,14 @@ def report(f: Figures) -> str:
             )
         ),
     ]
+    busiest = sorted(
+        ((n, route) for route, n in f.requests.items() if "/interactions/" not in route),
+        reverse=True,
+    )[:6]
+    lines.append(
+        "  REST calls per move by route: "
+        + ", ".join(f"{route} {n / max(f.moves, 1):.2f}" for n, route in busiest)
+    )
     lines.extend(f"error: {error}" for error in f.errors[:5])
     noise = "voice will NOT be supported"
     logged = [line for line in f.bot_log.splitlines() if noise not in line]
@@ -686,9 +743,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="offered moves per second over all tables (players pace themselves); "
         "default: as fast as the bot answers",
     )
+    parser.add_argument(
+        "--mode",
+        choices=("classic", "three", "elimination"),
+        default="classic",
+        help="the way of playing at every table (default: the two-player game)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="players per table (elimination: 2-14)"
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.moves_per_table < 1:
         parser.error("--tables and --moves-per-table must be at least 1")
+    players = args.players or {"classic": 2, "three": 3, "elimination": 6}[args.mode]
+    fixed = {"classic": 2, "three": 3}.get(args.mode)
+    if (fixed is not None and players != fixed) or not 2 <= players <= 14:
+        parser.error(f"--players must be {fixed or '2 to 14'} for {args.mode}")
     figures = asyncio.run(
         run_benchmark(
             args.tables,
@@ -696,6 +766,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seed,
             in_process=args.in_process,
             rate=args.rate,
+            mode=args.mode,
+            players=players,
         )
     )
     print(report(figures))

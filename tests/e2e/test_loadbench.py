@@ -18,3 +18,12 @@ async def test_small_load_run_plays_and_is_durable(tmp_path: Path) -> None:
     assert 0 < figures.baseline_rss_kb <= figures.peak_kb
     text = report(figures)
     assert "moves per second" in text and "memory per open table" in text
+
+
+async def test_small_elimination_load_run(tmp_path: Path) -> None:
+    figures = await run_benchmark(
+        2, moves_per_table=8, seed=3, workdir=tmp_path, mode="elimination", players=5
+    )
+    assert figures.errors == [] and figures.moves == 16 and figures.durable
+    assert figures.counted_calls > 0
+    assert "REST calls per move" in report(figures)

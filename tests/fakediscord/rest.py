@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -97,6 +98,9 @@ class Rest:
         self.fake = fake
         self.store = fake.store
         self.rate_limits: list[FaultRule] = []
+        # Requests the bot made, by method and route (ids left out): interaction callbacks
+        # and webhooks are counted apart, as Discord's global rate limit leaves them out.
+        self.requests: Counter[str] = Counter()
 
     def build_app(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
@@ -142,6 +146,7 @@ class Rest:
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path
+        self.requests[f"{request.method} {_route_of(path)}"] += 1
         try:
             for rule in self.rate_limits:
                 if rule.matches(request):
@@ -376,6 +381,17 @@ _FAULT_MESSAGES = {
     502: "Bad Gateway",
     503: "Service Unavailable",
 }
+
+
+def _route_of(path: str) -> str:
+    """A request's route with its ids and tokens left out: `PATCH /channels/{}/messages/{}`."""
+    parts = path.removeprefix(API).split("/")
+    shown = []
+    for index, part in enumerate(parts):
+        after_token = index > 0 and parts[index - 1] in ("interactions", "webhooks")
+        hidden = part.isdigit() or (after_token and not part.isdigit()) or len(part) > 40
+        shown.append("{}" if hidden and part else part)
+    return "/".join(shown)
 
 
 def _int(request: web.Request, key: str) -> int:
