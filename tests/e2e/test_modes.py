@@ -317,8 +317,35 @@ async def test_fourteen_players_four_decks(world: World, bot: GinBot) -> None:
     assert table is not None and match.hand.rules.decks == 4 and len(match.hand.seats) == 14
     public = world.fake.message(table.display["public"])
     assert len(public.embeds[0]["description"]) < 2000
-    await seats.play(seed=41, stop=lambda m: bool(m.out))
-    assert match.out and len(match.hand.seats) == 13
+    fake = world.fake
+    dms = {fake.dm_channel(u).id: u for u in users}
+
+    def dm_versions() -> dict[int, int]:
+        return {
+            m.id: len(m.versions)
+            for m in fake.store.messages.values()
+            if m.channel_id in dms and not m.deleted
+        }
+
+    last: dict[str, Any] = {"versions": dm_versions(), "hand": match.hand_number}
+    busiest = 0
+
+    async def after(match: Match, action: Action) -> None:
+        nonlocal busiest
+        await settle()
+        now = dm_versions()
+        if match.hand_number == last["hand"]:  # a new round DMs everyone, once
+            touched = {
+                fake.message(m).channel_id
+                for m, n in now.items()
+                if n != last["versions"].get(m, 0)
+            }
+            busiest = max(busiest, len(touched))
+            assert len(touched) <= 2, f"{len(touched)} players' DMs changed for one move"
+        last.update(versions=now, hand=match.hand_number)
+
+    await seats.play(seed=41, stop=lambda m: bool(m.out), after=after)
+    assert match.out and len(match.hand.seats) == 13 and busiest == 2
 
 
 async def test_practice_in_every_mode_with_bots(world: World, bot: GinBot) -> None:
