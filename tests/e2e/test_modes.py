@@ -146,6 +146,21 @@ async def test_three_players_play_to_the_end_and_the_deal_rotates(
     )
     final = next(m for m in world.fake.channel_messages(world.channel) if "Match over" in m.text)
     assert "1st." in final.text and "3rd." in final.text
+    # The records of the mode: its own leaderboard, history with places, stats and replay.
+    fake, channel, alice = world.fake, world.channel, world.alice
+    board = await fake.slash(alice, channel, "gin leaderboard", mode="three")
+    assert "three players" in board.text and all(
+        p.name in board.text for p in seats.match.players
+    ), board.text
+    classic = await fake.slash(alice, channel, "gin leaderboard")
+    assert "No finished matches" in classic.text
+    history = await fake.slash(alice, channel, "gin history", mode="three")
+    assert " of 3" in history.text, history.text
+    stats = await fake.slash(alice, channel, "gin stats", mode="three")
+    assert "Matches:** 1 played" in stats.text, stats.text
+    table_id = seats.table.id
+    replay = await fake.slash(alice, channel, "gin replay", match=table_id)
+    assert "Hand 1" in replay.text and "three players" in replay.text, replay.text
 
 
 async def test_three_players_the_loser_sits_out(world: World, bot: GinBot) -> None:
