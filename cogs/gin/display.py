@@ -401,14 +401,20 @@ class TableDisplay:
         stopped after posting it and before saving its id. The nonce makes Discord itself
         answer a repeat made within minutes with the message it already made."""
         channel_id = channel_id or int(table.channel_id)
-        if table.id in self._recovering:
-            anchor = max(after, _snowflake_at(table.created_at))
-            found = await self._posted_before(channel_id, anchor, payload)
-            if found is not None:
-                log.info("table %s: %s was posted before the restart", table.id, key)
-                return found
         body = {**payload, "nonce": f"{table.id}:{key}"[:25], "enforce_nonce": True}
-        return await send_message(self.client, channel_id, body)
+        if table.id not in self._recovering:
+            return await send_message(self.client, channel_id, body)
+        anchor = max(after, _snowflake_at(table.created_at))
+        found = await self._posted_before(channel_id, anchor, payload)
+        if found is None:
+            found = await send_message(self.client, channel_id, body)
+        else:
+            log.info("table %s: %s was posted before the restart", table.id, key)
+        # Posted before the restart (found, or handed back by Discord for its nonce), it
+        # may show an older state of the table: it is brought up to date now.
+        self._shown.pop(found, None)
+        await self._edit_payload(channel_id, found, payload, fingerprint(payload))
+        return found
 
     async def _posted_before(self, channel_id: int, anchor: int, payload: Payload) -> int | None:
         """A message of the bot's in the channel, after ``anchor``, whose embed has the same
