@@ -1,13 +1,24 @@
-"""Levels played against each other: ``python -m bot.gin.ai.arena --matches 1000``.
+"""Levels played against each other, in any mode.
 
-Each pairing plays whole matches with the default settings (to 100). Matches come in twos that
+Two-player pairings (the classic game): ``python -m bot.gin.ai.arena --matches 1000``. Each
+pairing plays whole matches with the default settings (to 100). Matches come in twos that
 share a seed, with the levels swapping seats, so both sides get the same deals and the dealer
-role in turn; every run with the same ``--seed`` plays the same games. Decisions are timed here,
-around each ``decide`` call, so the strategies themselves never read a clock.
+role in turn. For each pairing it prints the win rate of the first level with a 95 % Wilson
+interval, the average points per hand of each side, and the median and 99th percentile
+decision time of each level.
 
-For each pairing it prints the win rate of the first level with a 95 % Wilson interval, the
-average points per hand of each side, and the median and 99th percentile decision time of each
-level.
+Tables of any mode: ``python -m bot.gin.ai.arena --mode elimination --players 6 --lineup
+hard,easy*5 --games 2000``. Each game is a whole match with one level per player (the lineup);
+the players are seated in a new random order every game (so no seat, and no place in the first
+deal, favours a level), and in teams the first half of the lineup is one team. For each level
+it prints the share of every place (1st to last) with a 95 % Wilson interval, the share of
+last places, and decision times; for three players and teams, the share of matches won. A level
+that fills several seats of one game counts each of them, so its intervals are a little too
+narrow; a level alone in its seat counts once per game and its intervals are exact.
+
+Every run with the same ``--seed`` plays the same games. Decisions are timed here, around
+building the seat's view and deciding from it (what a table pays for a bot move), so the
+strategies themselves never read a clock.
 """
 
 from __future__ import annotations
@@ -23,10 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.gin.ai.players import Level, decide
-from bot.gin.ai.view import view_for
+from bot.gin.ai.view import seat_view, view_for
 from bot.gin.hand import Outcome
 from bot.gin.match import Match, Player
-from bot.gin.settings import Settings
+from bot.gin.modes import find_mode
+from bot.gin.settings import SetSuits, Settings
 
 DEFAULT_PAIRS = ("normal:easy", "hard:easy", "hard:normal")
 MAX_MOVES = 20_000  # far beyond any real match; more means the players are stuck
@@ -57,9 +69,8 @@ def play_match(first: Level, second: Level, seed: str, index: int) -> MatchOutco
     moves = 0
     while not match.is_over:
         seat = match.hand.turn
-        view = view_for(match, seat)
         started = time.perf_counter()
-        action = decide(view, levels[seat], rngs[seat])
+        action = decide(view_for(match, seat), levels[seat], rngs[seat])
         times[seat].append(time.perf_counter() - started)
         match.apply(action)
         moves += 1
@@ -192,6 +203,189 @@ def format_outcomes(stats: PairingStats) -> str:
     return "    " + "; ".join(parts)
 
 
+# --- tables of any mode ----------------------------------------------------------------------
+
+TABLE_MAX_MOVES = 400_000  # far beyond any real match; more means the players are stuck
+
+
+@dataclass
+class GameOutcome:
+    """One match of a table: each level's places and decision times, and how long it ran."""
+
+    places: list[tuple[str, int]]  # (level, place) per player
+    times: dict[str, list[float]]
+    hands: int
+    moves: int
+    longest: float  # the most turns per player that one hand (round) took
+
+
+def play_game(
+    mode: str, lineup: Sequence[str], settings: Settings, seed: str, index: int
+) -> GameOutcome:
+    """Game ``index`` of a table: the lineup seated in a random order drawn from the seed."""
+    order = list(range(len(lineup)))
+    random.Random(f"{seed}/order/{index}").shuffle(order)
+    players = [Player(str(i), f"Seat {i}") for i in order]
+    teams: list[int | None] | None = None
+    if find_mode(mode).team_play:  # the first half of the lineup against the second
+        teams = [0 if i < len(lineup) // 2 else 1 for i in order]
+    match = Match.start(
+        players, settings, seed=f"arena/{seed}/{mode}/{index}", mode=mode, teams=teams
+    )
+    level_of = [Level(lineup[int(p.id)]) for p in match.players]
+    rngs = [random.Random(f"{seed}/{index}/{s}") for s in range(len(lineup))]
+    times: dict[str, list[float]] = {}
+    moves = 0
+    longest = 0.0
+    round_number, round_draws = match.hand_number, 0
+    while not match.is_over:
+        if match.hand_number != round_number:
+            round_number, round_draws = match.hand_number, 0
+        for seat in match.to_act():
+            started = time.perf_counter()
+            action = decide(seat_view(match, seat), level_of[seat], rngs[seat])
+            times.setdefault(level_of[seat].value, []).append(time.perf_counter() - started)
+            board = match.board_of(seat)
+            seated = len(board.seats) if board is not None else 2
+            if action.kind.value.startswith("draw"):
+                round_draws += 1
+                longest = max(longest, round_draws / seated)
+            match.apply(action)
+            moves += 1
+            if match.is_over or match.hand_number != round_number:
+                break
+        if moves > TABLE_MAX_MOVES:
+            raise RuntimeError(f"game {index} did not end")
+    assert match.result is not None
+    places = [(level_of[s].value, match.result.place_of(s)) for s in range(len(lineup))]
+    return GameOutcome(places, times, match.hand_number, moves, longest)
+
+
+def _game_job(args: tuple[str, tuple[str, ...], dict[str, object], str, int]) -> GameOutcome:
+    mode, lineup, settings, seed, index = args
+    return play_game(mode, lineup, Settings.from_dict(settings), seed, index)
+
+
+@dataclass
+class TableStats:
+    """Places and decision times per level over a run of games."""
+
+    mode: str
+    lineup: tuple[str, ...]
+    games: int = 0
+    places: dict[str, Counter[int]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)
+    hands: int = 0
+    moves: int = 0
+    longest: float = 0.0
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        for level, place in outcome.places:
+            self.places.setdefault(level, Counter())[place] += 1
+        for level, values in outcome.times.items():
+            self.times.setdefault(level, []).extend(values)
+        self.hands += outcome.hands
+        self.moves += outcome.moves
+        self.longest = max(self.longest, outcome.longest)
+
+    @property
+    def levels(self) -> list[str]:
+        return list(dict.fromkeys(self.lineup))
+
+    @property
+    def last_place(self) -> int:
+        """The worst place a player can get: the table size, or 2 for two-sided results."""
+        if self.mode == "elimination":
+            return len(self.lineup)
+        if self.mode == "teams":
+            return 2
+        return len(self.lineup)
+
+
+def run_table(
+    mode: str,
+    lineup: Sequence[str],
+    games: int,
+    workers: int,
+    seed: str,
+    settings: Settings | None = None,
+) -> TableStats:
+    stats = TableStats(mode, tuple(lineup))
+    data = (settings or Settings()).to_dict()
+    jobs = [(mode, tuple(lineup), data, seed, i) for i in range(games)]
+    step = max(1, games // 10)
+    if workers <= 1:
+        for outcome in map(_game_job, jobs):
+            stats.add(outcome)
+            _table_progress(stats, games, step)
+        return stats
+    with multiprocessing.Pool(workers) as pool:
+        for outcome in pool.imap_unordered(_game_job, jobs, chunksize=2):
+            stats.add(outcome)
+            _table_progress(stats, games, step)
+    return stats
+
+
+def _table_progress(stats: TableStats, games: int, step: int) -> None:
+    if stats.games % step == 0 or stats.games == games:
+        print(f"  {stats.mode}: {stats.games}/{games} games", file=sys.stderr, flush=True)
+
+
+def _share(hits: int, n: int) -> str:
+    low, high = wilson(hits, n)
+    rate = hits / n if n else 0.0
+    return f"{rate * 100:.1f} ({low * 100:.1f}-{high * 100:.1f})"
+
+
+def format_table(stats: TableStats) -> list[str]:
+    """The table of places (elimination) or wins (three, teams) per level, then the times."""
+    lines = []
+    last = stats.last_place
+    ranked = stats.mode == "elimination"
+    places = range(1, last + 1) if ranked else range(1, 2)
+    cells = 20
+    head = f"{'level':<7} {'seats':>6} " + " ".join(
+        f"{(_ordinal(p) if ranked else 'won'):>{cells}}" for p in places
+    )
+    if ranked:
+        head += f" {'last':>{cells}}"
+    head += f" {'median ms':>10} {'p99 ms':>8}"
+    lines.append(head)
+    lines.append("-" * len(head))
+    for level in stats.levels:
+        counts = stats.places.get(level, Counter())
+        n = sum(counts.values())
+        row = f"{level:<7} {n:>6} " + " ".join(f"{_share(counts[p], n):>{cells}}" for p in places)
+        if ranked:
+            row += f" {_share(counts[last], n):>{cells}}"
+        times = sorted(stats.times.get(level, []))
+        row += f" {percentile(times, 0.5) * 1e3:>10.2f} {percentile(times, 0.99) * 1e3:>8.1f}"
+        lines.append(row)
+    return lines
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix} %"
+
+
+def parse_lineup(text: str) -> list[str]:
+    """``hard,easy*5`` into six levels."""
+    out: list[str] = []
+    for part in text.split(","):
+        name, _, times = part.strip().partition("*")
+        try:
+            level = Level(name.strip())
+            count = int(times) if times else 1
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a lineup like hard,easy*5 (levels: easy, normal, hard)"
+            ) from None
+        out += [level.value] * count
+    return out
+
+
 def parse_pair(text: str) -> tuple[Level, Level]:
     try:
         first, second = text.split(":")
@@ -211,11 +405,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=parse_pair,
         help="first:second, repeatable (default: normal:easy, hard:easy, hard:normal)",
     )
+    parser.add_argument(
+        "--mode",
+        help="play tables of this mode (classic, three, teams, elimination) with --lineup",
+    )
+    parser.add_argument("--players", type=int, help="players at the table (the lineup's size)")
+    parser.add_argument(
+        "--lineup",
+        type=parse_lineup,
+        help="a level per player, like hard,easy,easy or hard,easy*5 (teams: first half "
+        "against second half)",
+    )
+    parser.add_argument("--games", type=int, default=200, help="games (matches) of a table (200)")
+    parser.add_argument(
+        "--set-suits",
+        choices=[s.value for s in SetSuits],
+        default=SetSuits.ANY.value,
+        help="elimination: may a set hold identical cards (any) or not (different)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     parser.add_argument("--seed", default="1", help="seed of the deals and decisions (1)")
     args = parser.parse_args(argv)
-    pairs = args.pair or [parse_pair(p) for p in DEFAULT_PAIRS]
     started = time.perf_counter()
+    if args.mode is not None or args.lineup is not None:
+        return _main_table(parser, args, started)
+    pairs = args.pair or [parse_pair(p) for p in DEFAULT_PAIRS]
     rows = []
     for first, second in pairs:
         rows.append(run_pairing(first, second, args.matches, args.workers, args.seed))
@@ -226,6 +440,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(format_row(stats))
     for stats in rows:
         print(format_outcomes(stats))
+    print(f"took {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _main_table(parser: argparse.ArgumentParser, args: argparse.Namespace, started: float) -> int:
+    mode = find_mode(args.mode or "classic")
+    lineup: list[str] | None = args.lineup
+    players = args.players or (len(lineup) if lineup else mode.default_players)
+    if lineup is None:
+        lineup = [Level.HARD.value] + [Level.EASY.value] * (players - 1)
+    if len(lineup) != players:
+        parser.error(f"the lineup has {len(lineup)} levels for {players} players")
+    try:
+        mode.check_players(players)
+    except ValueError as error:
+        parser.error(str(error))
+    settings = Settings(set_suits=SetSuits(args.set_suits))
+    stats = run_table(mode.name, lineup, args.games, args.workers, args.seed, settings)
+    print(
+        f"{mode.name}, {players} players, lineup {','.join(lineup)}, {stats.games} games, "
+        f"seed {args.seed}, {args.workers} workers"
+        + (f", set suits {args.set_suits}" if mode.name == "elimination" else "")
+    )
+    print("shares in % with 95% Wilson intervals; decision = view + decide")
+    for line in format_table(stats):
+        print(line)
+    rounds = "rounds" if mode.name == "elimination" else "hands"
+    print(
+        f"{rounds} {stats.hands} ({stats.hands / max(1, stats.games):.1f} a game), moves "
+        f"{stats.moves}, longest {rounds[:-1]} {stats.longest:.0f} turns per player"
+    )
     print(f"took {time.perf_counter() - started:.0f} s")
     return 0
 

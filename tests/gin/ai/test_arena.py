@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from bot.gin.ai import Level
-from bot.gin.ai.arena import main, play_match, run_pairing, wilson
+from bot.gin.ai.arena import (
+    format_table,
+    main,
+    parse_lineup,
+    play_game,
+    play_match,
+    run_pairing,
+    run_table,
+    wilson,
+)
+from bot.gin.settings import Settings
 
 
 def test_matches_are_reproducible_and_alternate_seats() -> None:
@@ -33,3 +43,40 @@ def test_command_line_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["--matches", "2", "--workers", "2", "--pair", "easy:normal", "--seed", "t"]) == 0
     out = capsys.readouterr().out
     assert "easy:normal" in out and "95% CI" in out and "median ms" in out
+
+
+@pytest.mark.parametrize(
+    ("mode", "lineup"),
+    [
+        ("three", ["hard", "normal", "easy"]),
+        ("teams", ["hard", "hard", "easy", "easy"]),
+        ("elimination", ["hard", "normal", "easy", "easy", "easy"]),
+    ],
+)
+def test_tables_of_every_mode_place_every_level(mode: str, lineup: list[str]) -> None:
+    settings = Settings(target=50, team_target=50)
+    stats = run_table(mode, lineup, 3, 1, "smoke", settings)
+    assert stats.games == 3
+    for level in set(lineup):
+        assert sum(stats.places[level].values()) == 3 * lineup.count(level)
+        assert stats.times[level]
+    places = {p for counts in stats.places.values() for p in counts}
+    assert places <= set(range(1, stats.last_place + 1))
+    again = play_game(mode, lineup, settings, "smoke", 1)
+    assert again.places == play_game(mode, lineup, settings, "smoke", 1).places
+    # Seats are dealt in a new order each game.
+    orders = {tuple(play_game(mode, lineup, settings, "order", i).places) for i in range(3)}
+    assert len(orders) > 1 or mode == "teams"
+    lines = format_table(stats)
+    assert any(line.startswith("hard") for line in lines)
+
+
+def test_command_line_plays_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--mode", "elimination", "--players", "4", "--lineup", "hard,easy*3"]
+    assert main([*argv, "--games", "2", "--workers", "1", "--seed", "t"]) == 0
+    out = capsys.readouterr().out
+    assert "elimination, 4 players, lineup hard,easy,easy,easy" in out
+    assert "1st %" in out and "last" in out and "median ms" in out
+    with pytest.raises(SystemExit):
+        main(["--mode", "elimination", "--players", "3", "--lineup", "hard,easy"])
+    assert parse_lineup("hard,easy*2") == ["hard", "easy", "easy"]

@@ -32,19 +32,31 @@ def test_takes_a_later_discard_only_when_it_melds() -> None:
 
 
 def test_discards_the_highest_deadwood_card() -> None:
-    # Deadwood 7♠ 7♥ 8♥ 9♣ J♣ K♥ 5♠ Q♦: of the tens, J♣ has 9♣ beside it, so K♥ or Q♦ goes.
+    # Deadwood 7♠ 7♥ 8♥ 9♣ J♣ K♥ 5♠ Q♦: a ten goes, whichever of them.
     hand = position(MELDY + " 8♥", "", phase=Phase.DISCARD, stock_size=20)
     action = easy(hand)
     assert action.kind is ActionKind.DISCARD
-    assert action.card in {parse_card("K♥"), parse_card("Q♦")}
+    assert action.card in {parse_card("J♣"), parse_card("K♥"), parse_card("Q♦")}
     hand = position("7♠ 7♥ 7♦ 2♦ 3♦ 4♦ 9♣ 5♠ A♣ 2♣ 6♥", "", phase=Phase.DISCARD, stock_size=20)
     assert easy(hand) == Action(ActionKind.DISCARD, 0, parse_card("9♣"))
 
 
-def test_ties_prefer_the_card_with_no_neighbours() -> None:
-    # J♣ and K♥ are both worth 10; J♣ has Q♣ beside it, K♥ has nothing.
+def test_ties_of_equal_value_go_at_random_whatever_the_neighbours() -> None:
+    # J♣ and K♥ both leave the least deadwood and are both worth 10; J♣ has Q♣ beside it,
+    # K♥ has nothing: the baseline does not care, it picks either.
     hand = position("7♠ 7♥ 7♦ 2♦ 3♦ 4♦ J♣ Q♣ K♥ A♠ A♥", "", phase=Phase.DISCARD, stock_size=20)
-    assert easy(hand) == Action(ActionKind.DISCARD, 0, parse_card("K♥"))
+    view = view_for(hand, 0)
+    picked = {decide(view, Level.EASY, random.Random(seed)).card for seed in range(40)}
+    assert picked == {parse_card("J♣"), parse_card("Q♣"), parse_card("K♥")}
+
+
+def test_a_lower_card_is_never_chosen_over_a_higher_tie() -> None:
+    # 9♣ and K♥ are both deadwood; throwing either leaves the rest: K♥ leaves less.
+    hand = position("7♠ 7♥ 7♦ 2♦ 3♦ 4♦ 9♣ K♥ A♠ A♥ 2♥", "", phase=Phase.DISCARD, stock_size=20)
+    view = view_for(hand, 0)
+    assert {decide(view, Level.EASY, random.Random(seed)).card for seed in range(20)} == {
+        parse_card("K♥")
+    }
 
 
 def test_never_discards_the_card_just_taken() -> None:
