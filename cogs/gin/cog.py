@@ -26,7 +26,7 @@ from bot.render import (
 )
 from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
-from cogs.gin.errors import COMMITTED, funnel, handle_error, send, update, watch
+from cogs.gin.errors import COMMITTED, disarm, funnel, handle_error, send, update, watch
 from cogs.gin.lobby import Lobbies
 from cogs.gin.moves import Moves
 from cogs.gin.opponent import BotOpponent
@@ -134,6 +134,13 @@ class GinCog(commands.Cog):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await handle_error(interaction, error)
+        disarm(interaction)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: object
+    ) -> None:
+        disarm(interaction)
 
     # --- challenges -----------------------------------------------------------------------
 

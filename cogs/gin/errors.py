@@ -30,6 +30,7 @@ WATCHDOG_SECONDS = 2.0  # Discord gives an interaction 3 s; answer for a slow ha
 # Keys in ``Interaction.extras``.
 HANDLED = "gin_handled"  # one of our handlers took the interaction
 ANSWERING = "gin_answering"  # an answer is on its way (set before its HTTP call)
+WATCH = "gin_watch"  # the watchdog's timer, dropped once the interaction has its answer
 DEFERRING = "gin_deferring"  # the watchdog is deferring it: answers wait for that to finish
 COMMITTED = "gin_committed"  # what a handler changed for good (a move), for the apology
 
@@ -156,6 +157,8 @@ async def funnel(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
         yield
     except Exception as error:
         await handle_error(interaction, error)
+    finally:
+        disarm(interaction)
 
 
 def watch(interaction: discord.Interaction[Any], tasks: set[asyncio.Task[None]]) -> None:
@@ -164,7 +167,7 @@ def watch(interaction: discord.Interaction[Any], tasks: set[asyncio.Task[None]])
         discord.InteractionType.application_command,
         discord.InteractionType.component,
         discord.InteractionType.modal_submit,
-    ):
+    ) or (WATCH in interaction.extras):
         return
 
     def check() -> None:
@@ -175,7 +178,17 @@ def watch(interaction: discord.Interaction[Any], tasks: set[asyncio.Task[None]])
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
-    asyncio.get_running_loop().call_later(WATCHDOG_SECONDS, check)
+    interaction.extras[WATCH] = asyncio.get_running_loop().call_later(WATCHDOG_SECONDS, check)
+
+
+def disarm(interaction: discord.Interaction[Any]) -> None:
+    """Drop the watchdog of an interaction that has its answer: its timer would otherwise
+    keep the whole interaction in memory for the full wait, at every move."""
+    if interaction.response.is_done():
+        handle = interaction.extras.get(WATCH)
+        interaction.extras[WATCH] = None  # answered before the watchdog was armed: stay off
+        if handle is not None:
+            handle.cancel()
 
 
 async def _rescue(interaction: discord.Interaction[Any]) -> None:
