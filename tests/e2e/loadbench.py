@@ -654,7 +654,7 @@ def report(f: Figures) -> str:
         _row("move latency, p99", f"{f.p99_ms:.1f} ms", "< 50 ms", f.p99_ms < TARGET_P99_MS),
         _row(
             "moves per second",
-            f"{f.moves_per_s:.0f}",
+            f"{f.moves_per_s:.1f}",
             ">= 300",
             f.moves_per_s >= TARGET_MOVES_PER_S,
         ),
