@@ -26,6 +26,8 @@ from tests.fakediscord import FakeDiscord, InteractionResult, User
 # Names discord.py gives the tasks that run slash commands and component callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 CARD_TOKEN = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♠♥♦♣])")
+CARD_EMOJI = re.compile(r"gin_(10|[2-9AJQK])([SHDC])\b")  # a card emoji's name
+EMOJI_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SHOWDOWN_TITLE = re.compile(r"^(Hand \d+(, game \d)?|Round \d+): ")
 
 
@@ -105,8 +107,11 @@ async def assert_refused(
 
 
 def card_tokens(text: str) -> set[Card]:
-    """Every card written in canonical form (`10♥`, `K♠`) in a text."""
-    return {parse_card(rank + suit) for rank, suit in CARD_TOKEN.findall(text)}
+    """Every card in a text, written in canonical form (`10♥`, `K♠`) or as its emoji
+    (`<:gin_10H:123>`, or the emoji name of a menu option)."""
+    cards = {parse_card(rank + suit) for rank, suit in CARD_TOKEN.findall(text)}
+    cards |= {parse_card(rank + EMOJI_SUITS[suit]) for rank, suit in CARD_EMOJI.findall(text)}
+    return cards
 
 
 def taken_from_pile(hand: Hand) -> set[Card]:

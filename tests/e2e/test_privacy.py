@@ -43,6 +43,9 @@ def component_text(components: list[dict[str, Any]]) -> str:
         for key in ("label", "placeholder", "description", "content"):
             if component.get(key):
                 parts.append(str(component[key]))
+        emoji = component.get("emoji") or {}
+        if emoji.get("name"):
+            parts.append(str(emoji["name"]))
         stack.extend(component.get("components") or [])
         stack.extend(component.get("options") or [])
     return "\n".join(parts)

@@ -1,7 +1,9 @@
-"""The fake's world: users, guilds, channels, members and messages with their full history."""
+"""The fake's world: users, guilds, channels, members, messages with their history, emojis."""
 
 from __future__ import annotations
 
+import struct
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -373,3 +375,48 @@ def member_joined_at(snowflake: int) -> str:
 
 def _opt_str(value: int | None) -> str | None:
     return None if value is None else str(value)
+
+
+@dataclass(eq=False)
+class ApplicationEmoji:
+    """An emoji the application owns (usable in every server), with its image as uploaded."""
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    user: User
+
+    @property
+    def animated(self) -> bool:
+        return self.content_type == "image/gif"
+
+    @property
+    def mention(self) -> str:
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    def payload(self) -> Payload:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "require_colons": True,
+            "managed": False,
+            "animated": self.animated,
+            "available": True,
+            "user": self.user.payload(),
+        }
+
+
+def png_bytes(width: int = 1, height: int = 1, rgb: tuple[int, int, int] = (0, 0, 0)) -> bytes:
+    """A valid PNG of one colour, made without an imaging library (for emoji uploads)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    row = b"\x00" + bytes(rgb) * width  # filter type 0, then the pixels
+    pixels = zlib.compress(row * height)
+    signature = b"\x89PNG\r\n\x1a\n"
+    return signature + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")

@@ -116,6 +116,11 @@ class Rest:
             ("GET", "/applications/{app_id}/commands", self.get_commands),
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("GET", "/applications/{app_id}/emojis", self.list_emojis),
+            ("POST", "/applications/{app_id}/emojis", self.create_emoji),
+            ("GET", "/applications/{app_id}/emojis/{emoji_id}", self.get_emoji),
+            ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self.edit_emoji),
+            ("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self.delete_emoji),
             ("GET", "/channels/{channel_id}", self.get_channel),
             ("POST", "/channels/{channel_id}/typing", self.typing),
             ("GET", "/channels/{channel_id}/messages", self.list_messages),
@@ -138,6 +143,7 @@ class Rest:
             app.router.add_route(method, API + path, handler)
         app.router.add_get("/gateway", self.fake.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
+        app.router.add_get("/cdn/emojis/{emoji_file}", self.emoji_image)
         app.router.add_route("*", "/{tail:.*}", self.unknown_route)
         return app
 
@@ -235,6 +241,42 @@ class Rest:
 
     async def get_commands(self, request: web.Request) -> web.Response:
         return json_response(self.fake.commands.list(self._scope(request)))
+
+    # -- application emojis --------------------------------------------------------------------
+
+    async def list_emojis(self, request: web.Request) -> web.Response:
+        self._scope(request)
+        emojis = self.store.application_emojis.values()
+        return json_response({"items": [e.payload() for e in emojis]})
+
+    async def create_emoji(self, request: web.Request) -> web.Response:
+        self._scope(request)
+        body, _ = await read_body(request)
+        emoji = self.store.create_application_emoji(body, self.fake.bot)
+        return json_response(emoji.payload(), 201)
+
+    async def get_emoji(self, request: web.Request) -> web.Response:
+        self._scope(request)
+        return json_response(self.store.application_emoji(_int(request, "emoji_id")).payload())
+
+    async def edit_emoji(self, request: web.Request) -> web.Response:
+        self._scope(request)
+        body, _ = await read_body(request)
+        emoji = self.store.edit_application_emoji(_int(request, "emoji_id"), body)
+        return json_response(emoji.payload())
+
+    async def delete_emoji(self, request: web.Request) -> web.Response:
+        self._scope(request)
+        self.store.delete_application_emoji(_int(request, "emoji_id"))
+        return no_content()
+
+    async def emoji_image(self, request: web.Request) -> web.Response:
+        """The CDN's `/emojis/{id}.png` (discord.py's `Emoji.url` under the patched Asset.BASE)."""
+        emoji_id = request.match_info["emoji_file"].split(".", 1)[0]
+        emoji = self.store.application_emojis.get(int(emoji_id) if emoji_id.isdigit() else 0)
+        if emoji is None:
+            raise unknown("Emoji", 10014)
+        return web.Response(body=emoji.image, headers={"Content-Type": emoji.content_type})
 
     # -- channels and messages -----------------------------------------------------------------
 

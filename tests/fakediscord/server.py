@@ -30,6 +30,7 @@ from .models import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     PERM_ADMINISTRATOR,
+    ApplicationEmoji,
     Channel,
     Guild,
     Member,
@@ -38,9 +39,11 @@ from .models import (
     Role,
     User,
     member_joined_at,
+    png_bytes,
 )
 from .rest import FOREVER, FaultRule, Rest
 from .store import Store
+from .validation import data_uri
 
 log = logging.getLogger("fakediscord")
 T = TypeVar("T")
@@ -252,6 +255,19 @@ class FakeDiscord:
         guild.roles[role.id] = role
         self.store.notify()
         return role
+
+    def add_application_emoji(self, name: str, image: bytes | None = None) -> ApplicationEmoji:
+        """An emoji the application already has, as if uploaded earlier (a 1x1 PNG unless
+        `image` is given); Discord's rules apply, so it raises `ApiError` where Discord would."""
+        body = {"name": name, "image": data_uri(png_bytes() if image is None else image)}
+        return self.store.create_application_emoji(body, self.bot)
+
+    def application_emojis(self) -> list[ApplicationEmoji]:
+        """The application's emojis, oldest first (they outlive the bot: restarts keep them)."""
+        return list(self.store.application_emojis.values())
+
+    def application_emoji(self, name: str) -> ApplicationEmoji | None:
+        return next((e for e in self.store.application_emojis.values() if e.name == name), None)
 
     def send_raw_frame(self, text: str) -> int:
         """Sends `text` as one gateway frame to every live session, as it is (a malformed

@@ -1,4 +1,4 @@
-"""State of the fake and the rules for creating, editing and deleting messages."""
+"""State of the fake and the rules for creating, editing and deleting messages and emojis."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from .models import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
+    ApplicationEmoji,
     Attachment,
     Channel,
     Guild,
@@ -27,7 +28,15 @@ from .models import (
     User,
 )
 from .snowflake import SnowflakeFactory, iso_now, iso_time
-from .validation import message_errors
+from .validation import (
+    APPLICATION_EMOJI_LIMIT,
+    MAX_EMOJIS,
+    FieldProblems,
+    FormError,
+    decode_emoji_image,
+    emoji_name_problems,
+    message_errors,
+)
 
 T = TypeVar("T")
 EventSink = Callable[[str, Payload, int | None], None]
@@ -58,6 +67,8 @@ class Store:
         self.dm_by_user: dict[int, Channel] = {}
         self.closed_dms: set[int] = set()
         self.attachments: dict[int, Attachment] = {}
+        # The application's own emojis, by id in creation order; they outlive bot processes.
+        self.application_emojis: dict[int, ApplicationEmoji] = {}
         self.cdn_root = "http://127.0.0.1"
         self.sinks: list[EventSink] = []
         # Every message created or edited, in order: lets a test read only what changed.
@@ -356,6 +367,52 @@ class Store:
         )
         self.attachments[attachment_id] = attachment
         return attachment
+
+    # -- application emojis -------------------------------------------------------------------
+
+    def application_emoji(self, emoji_id: int) -> ApplicationEmoji:
+        try:
+            return self.application_emojis[emoji_id]
+        except KeyError:
+            raise unknown("Emoji", 10014) from None
+
+    def create_application_emoji(self, body: Payload, user: User) -> ApplicationEmoji:
+        """A new emoji from `{"name", "image"}` (a data URI), within Discord's limits."""
+        name = body.get("name")
+        problems: FieldProblems = {}
+        name_problems = emoji_name_problems(name, self._emoji_names())
+        if name_problems:
+            problems["name"] = name_problems
+        image, content_type, image_problems = decode_emoji_image(body.get("image"))
+        if image_problems:
+            problems["image"] = image_problems
+        if problems:
+            raise FormError(problems)
+        if len(self.application_emojis) >= APPLICATION_EMOJI_LIMIT:
+            limit = f"Maximum number of emojis reached ({APPLICATION_EMOJI_LIMIT})"
+            raise ApiError(400, MAX_EMOJIS, limit)
+        emoji = ApplicationEmoji(self.ids.next(), str(name), image, content_type, user)
+        self.application_emojis[emoji.id] = emoji
+        self.notify()
+        return emoji
+
+    def edit_application_emoji(self, emoji_id: int, body: Payload) -> ApplicationEmoji:
+        """Renames an emoji (the only thing an application emoji's PATCH changes)."""
+        emoji = self.application_emoji(emoji_id)
+        if "name" in body:
+            problems = emoji_name_problems(body["name"], self._emoji_names() - {emoji.name})
+            if problems:
+                raise FormError({"name": problems})
+            emoji.name = str(body["name"])
+            self.notify()
+        return emoji
+
+    def delete_application_emoji(self, emoji_id: int) -> None:
+        del self.application_emojis[self.application_emoji(emoji_id).id]
+        self.notify()
+
+    def _emoji_names(self) -> set[str]:
+        return {emoji.name for emoji in self.application_emojis.values()}
 
 
 def _resolve_attachment_urls(value: Any, urls: dict[str, str]) -> Any:

@@ -1,9 +1,13 @@
-"""Discord's documented message limits, checked so a bot that breaks them fails here too."""
+"""Discord's documented limits (messages, emojis), checked so a bot that breaks them fails here."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from typing import Any
 
+from .errors import ApiError
 from .models import FLAG_COMPONENTS_V2, Payload, iter_components
 
 _EMBED_LIMITS = {"title": 256, "description": 4096}
@@ -136,3 +140,87 @@ def choices_errors(choices: list[Payload]) -> list[str]:
         if isinstance(value, str) and len(value) > 100:
             errors.append(f"choices.{index}.value: must be 100 or fewer in length")
     return errors
+
+
+# -- application emojis ------------------------------------------------------------------------
+
+APPLICATION_EMOJI_LIMIT = 2000
+EMOJI_IMAGE_LIMIT = 256 * 1024  # bytes of the decoded image
+EMOJI_NAME_TAKEN = "APPLICATION_EMOJI_NAME_ALREADY_TAKEN"
+MAX_EMOJIS = 30008  # Discord's "Maximum number of emojis reached"
+
+_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]+")
+_DATA_URI = re.compile(r"data:(?P<type>[\w/+.-]+);base64,(?P<data>.*)", re.DOTALL)
+_IMAGE_TYPES = ("image/png", "image/gif", "image/jpeg", "image/webp")
+
+FieldProblems = dict[str, list[tuple[str, str]]]
+
+
+class FormError(ApiError):
+    """400 50035 with its reasons per field, nested the way Discord sends them:
+    `{"errors": {"name": {"_errors": [{"code": ..., "message": ...}]}}}`."""
+
+    def __init__(self, fields: FieldProblems) -> None:
+        flat = [f"{name}: {message}" for name, found in fields.items() for _, message in found]
+        super().__init__(400, 50035, "Invalid Form Body", flat)
+        self.fields = fields
+
+    def body(self) -> dict[str, Any]:
+        errors = {
+            name: {"_errors": [{"code": code, "message": message} for code, message in found]}
+            for name, found in self.fields.items()
+        }
+        return {"code": self.code, "message": self.message, "errors": errors}
+
+
+def emoji_name_problems(name: Any, taken: set[str]) -> list[tuple[str, str]]:
+    """Why Discord would refuse this application emoji name (2-32 of A-Z a-z 0-9 _, unused)."""
+    if not isinstance(name, str) or not name:
+        return [("BASE_TYPE_REQUIRED", "This field is required")]
+    if not 2 <= len(name) <= 32:
+        return [("BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length.")]
+    if not _EMOJI_NAME.fullmatch(name):
+        return [("STRING_TYPE_REGEX", "String value did not match validation regex.")]
+    if name in taken:
+        return [(EMOJI_NAME_TAKEN, "Application emoji name already taken.")]
+    return []
+
+
+def image_type(data: bytes) -> str | None:
+    """The type of a PNG, GIF, JPEG or WebP image from its first bytes; None for others."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def data_uri(image: bytes) -> str:
+    """The `image` field Discord takes (what discord.py sends): `data:image/png;base64,...`."""
+    kind = image_type(image) or "application/octet-stream"
+    return f"data:{kind};base64,{base64.b64encode(image).decode('ascii')}"
+
+
+def decode_emoji_image(value: Any) -> tuple[bytes, str, list[tuple[str, str]]]:
+    """The image and its type from an emoji's data URI, or the reasons it is refused."""
+    if not isinstance(value, str) or not value:
+        return b"", "", [("BASE_TYPE_REQUIRED", "This field is required")]
+    invalid = [("IMAGE_INVALID", "Invalid image data")]
+    match = _DATA_URI.fullmatch(value)
+    if match is None or match["type"] not in _IMAGE_TYPES:
+        return b"", "", invalid
+    try:
+        data = base64.b64decode(match["data"], validate=True)
+    except binascii.Error:
+        return b"", "", invalid
+    found = image_type(data)
+    if found is None:
+        return b"", "", invalid
+    if len(data) > EMOJI_IMAGE_LIMIT:
+        too_big = f"File cannot be larger than {EMOJI_IMAGE_LIMIT / 1024:.1f} kb."
+        return b"", "", [("BINARY_TYPE_MAX_SIZE", too_big)]
+    return data, found, []
