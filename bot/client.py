@@ -12,7 +12,9 @@ import discord
 from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
+from bot.art.cards import CardImages
 from bot.config import Config
+from bot.emojis import CardEmojis
 from bot.store import SqliteStore
 from bot.tables import TableService
 
@@ -63,6 +65,7 @@ class GinBot(commands.Bot):
         self.service = TableService(self.store)
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
+        self.card_emojis = CardEmojis()
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -71,6 +74,8 @@ class GinBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        if self.config.card_emojis:  # in the background: play never waits for emojis
+            self.card_emojis.start_sync(self, CardImages())
         settle_garbage_collector()
 
     async def sync_commands(self) -> None:
@@ -119,6 +124,7 @@ class GinBot(commands.Bot):
 
     async def _shutdown(self) -> None:
         self.closing.set()
+        self.card_emojis.stop()
         log.info("shutting down: finishing moves in flight")
         for cog in self.cogs.values():
             drain = getattr(cog, "drain", None)

@@ -24,18 +24,19 @@ class Config:
     dev_guild: int | None
     log_level: str
     bot_delay: float = 1.0  # seconds the computer opponent waits before each move
+    card_emojis: bool = True  # upload and show the cards as application emojis
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a debug log
         return (
             f"Config(token=<hidden>, db_path={str(self.db_path)!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
-            f"bot_delay={self.bot_delay!r})"
+            f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
-    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL and GIN_BOT_DELAY (the real
-    environment wins over .env)."""
+    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY and
+    GIN_CARD_EMOJIS (the real environment wins over .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
     where = "in the environment or in .env (see .env.example)"
@@ -70,12 +71,16 @@ def load_config(env_file: str | None = ".env") -> Config:
         raise ConfigError(
             f"GIN_BOT_DELAY must be a number of seconds from 0 to 30, not {delay_text!r}."
         )
+    emojis_text = os.environ.get("GIN_CARD_EMOJIS", "").strip().lower() or "on"
+    if emojis_text not in ("on", "off"):
+        raise ConfigError(f"GIN_CARD_EMOJIS must be on or off, not {emojis_text!r}.")
     return Config(
         token=token,
         db_path=Path(db_text),
         dev_guild=dev_guild,
         log_level=level,
         bot_delay=bot_delay,
+        card_emojis=emojis_text == "on",
     )
 
 

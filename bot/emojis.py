@@ -17,6 +17,9 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot.art.cards import emoji_name
+from bot.gin.cards import Card
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -63,6 +66,15 @@ class CardEmojis:
         """The emoji called `name` (for a button or a select option); None when there is none."""
         return self._emojis.get(name)
 
+    def card(self, card: Card) -> str:
+        """A card as a message shows it: its emoji, or its text (`10♥`) without one."""
+        emoji = self._emojis.get(emoji_name(card))
+        return str(card) if emoji is None else str(emoji)
+
+    def card_emoji(self, card: Card) -> discord.PartialEmoji | None:
+        """The emoji of a card for a menu option, or None."""
+        return self._emojis.get(emoji_name(card))
+
     def mention(self, name: str, fallback: str) -> str:
         """How a message shows the emoji called `name` (`<:gin_7H:123>`), or `fallback`."""
         emoji = self._emojis.get(name)
@@ -79,6 +91,11 @@ class CardEmojis:
         if self._task is None:
             self._task = asyncio.create_task(self.sync(client, images), name="card-emojis-sync")
         return self._task
+
+    async def wait(self) -> None:
+        """Until the sync started (if any) has finished; it never raises."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
 
     def stop(self) -> None:
         """At shutdown: cancels a sync under way and every request it made that is still out."""
@@ -123,9 +140,10 @@ class CardEmojis:
     async def _create_missing(
         self, client: discord.Client, images: Mapping[str, bytes], run: _Run
     ) -> None:
-        for name, image in images.items():
+        for name in images:
             if name in self._emojis:
                 continue
+            image = await asyncio.to_thread(images.__getitem__, name)  # drawn off the loop
             what = f"creating {name}"
             try:
                 created = await self._call(

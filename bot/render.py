@@ -6,7 +6,7 @@ each hand (each board of a teams hand; each round of elimination) and the match'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.gin import Card
@@ -16,6 +16,9 @@ from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.gin.melds import Arrangement
 from bot.gin.settings import Settings
 from bot.server_settings import ServerSettings, duration
+
+Face = Callable[[Card], str]
+"""How a screen shows a card: its text (`10♥`, the default) or, on Discord, its emoji."""
 
 LOG_LINES = 8
 BOARD_LOG_LINES = 4  # per game, when two are played at once
@@ -38,12 +41,21 @@ def cards(items: Sequence[int]) -> str:
     return format_cards(items) if items else "—"
 
 
-def arrangement_text(arrangement: Arrangement) -> str:
+def arrangement_text(arrangement: Arrangement, face: Face = str) -> str:
     """Melds then deadwood, separated by middle dots: `7♥ 8♥ 9♥ · K♠ K♦ K♣ · 2♣ 5♦`."""
-    parts = [format_cards(m) for m in arrangement.melds]
-    if arrangement.deadwood:
-        parts.append(format_cards(arrangement.deadwood))
+    if face is str:
+        parts = [format_cards(m) for m in arrangement.melds]
+        if arrangement.deadwood:
+            parts.append(format_cards(arrangement.deadwood))
+    else:
+        parts = [" ".join(face(c) for c in m) for m in arrangement.melds]
+        if arrangement.deadwood:
+            parts.append(" ".join(face(c) for c in arrangement.deadwood))
     return " · ".join(parts) if parts else "—"
+
+
+def pile_text(card: Card | None, face: Face = str) -> str:
+    return "empty" if card is None else face(card)
 
 
 def ordinal(place: int) -> str:
@@ -83,7 +95,13 @@ def scores_line(match: Match) -> str:
 
 
 def hand_panel(
-    match: Match, seat: int, *, where: str = "", note: str = "", hint: bool = True
+    match: Match,
+    seat: int,
+    *,
+    where: str = "",
+    note: str = "",
+    hint: bool = True,
+    face: Face = str,
 ) -> Panel:
     """A player's own hand, arranged, with deadwood, what they may do now and a discard hint."""
     hand = match.board_of(seat)
@@ -109,10 +127,9 @@ def hand_panel(
         lines.append(f"Partner: {match.players[partner].name}{against}")
     my_cards = hand.hands.get(seat, [])
     arrangement = hand.arrangement(my_cards)
-    lines.append(f"**Hand:** {arrangement_text(arrangement)}")
+    lines.append(f"**Hand:** {arrangement_text(arrangement, face)}")
     lines.append(_deadwood_line(hand, seat, arrangement))
-    upcard = hand.upcard
-    pile = f"Discard pile: {upcard if upcard is not None else 'empty'}"
+    pile = f"Discard pile: {pile_text(hand.upcard, face)}"
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
         pile += f" · Stock: {len(hand.stock)}"
     if hand.turn == seat or len(hand.seats) == 2:  # many play: the pile moves on unseen
@@ -263,14 +280,14 @@ def _log(match: Match, hand: Hand, lines: int) -> str:
     return f"… {more} earlier\n" + text if more else text
 
 
-def table_panel(match: Match) -> Panel:
+def table_panel(match: Match, face: Face = str) -> Panel:
     """The public table: only what anyone at a real table could see."""
     footer = "Your cards come by DM · /gin hand shows them again"
     lines = [f"**Score:** {scores_line(match)}"]
     if match.mode_name == "teams":
         lines.append(f"**Hand {match.hand_number}** · {side_name(match, match.dealing_side)} deal")
         for index, hand in enumerate(match.boards):
-            lines.append(_board_line(match, hand, f"Game {index + 1}"))
+            lines.append(_board_line(match, hand, f"Game {index + 1}", face))
             log = _log(match, hand, BOARD_LOG_LINES)
             if log:
                 lines.append(log)
@@ -291,10 +308,8 @@ def table_panel(match: Match) -> Panel:
     else:
         who = match.players[hand.turn].name
         lines.append(f"**Turn:** {who} — {_doing(hand)}")
-    upcard = hand.upcard
     lines.append(
-        f"**Stock:** {len(hand.stock)} cards · **Discard pile:** "
-        f"{upcard if upcard is not None else 'empty'}"
+        f"**Stock:** {len(hand.stock)} cards · **Discard pile:** {pile_text(hand.upcard, face)}"
         + (f" · {hand.rules.decks} decks" if hand.rules.decks > 1 else "")
     )
     log = _log(match, hand, LOG_LINES)
@@ -303,16 +318,15 @@ def table_panel(match: Match) -> Panel:
     return Panel(table_title(match), "\n".join(lines), footer)
 
 
-def _board_line(match: Match, hand: Hand, label: str) -> str:
+def _board_line(match: Match, hand: Hand, label: str, face: Face = str) -> str:
     a, b = (match.players[s].name for s in hand.seats)
     if hand.is_over:
         state = "over, waiting for the other game"
     else:
         state = f"{match.players[hand.turn].name} to {_doing(hand)}"
-    upcard = hand.upcard
     return (
         f"**{label}:** {a} vs {b} — {state} · stock {len(hand.stock)} · discard pile "
-        f"{upcard if upcard is not None else 'empty'}"
+        f"{pile_text(hand.upcard, face)}"
     )
 
 

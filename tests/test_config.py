@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("DISCORD_TOKEN", "GIN_DB", "GIN_DEV_GUILD", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "GIN_DB", "GIN_DEV_GUILD", "LOG_LEVEL", "GIN_CARD_EMOJIS"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -27,7 +27,14 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     config = load_config(env_file=None)
     assert str(config.db_path) == "data/gin.sqlite3"
     assert config.dev_guild is None and config.log_level == "INFO"
+    assert config.card_emojis
     assert TOKEN not in repr(config)
+
+
+def test_card_emojis_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("GIN_CARD_EMOJIS", "OFF")
+    assert not load_config(env_file=None).card_emojis
 
 
 def test_dotenv_file_is_read_and_environment_wins(
@@ -47,6 +54,7 @@ def test_dotenv_file_is_read_and_environment_wins(
         ({"DISCORD_TOKEN": "nodots"}, "does not look like a bot token"),
         ({"DISCORD_TOKEN": TOKEN, "GIN_DEV_GUILD": "my-server"}, "GIN_DEV_GUILD must be"),
         ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": TOKEN, "GIN_CARD_EMOJIS": "maybe"}, "GIN_CARD_EMOJIS must be"),
     ],
 )
 def test_bad_settings_say_what_to_set(

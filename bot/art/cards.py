@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont, ImageOps
@@ -71,6 +72,26 @@ def card_face(card: Card) -> bytes:
 def card_back() -> bytes:
     """The back of every card as a 128×128 PNG."""
     return png(back_image(), optimize=True)
+
+
+class CardImages(Mapping[str, bytes]):
+    """Every emoji image by name, each drawn only when first read: a bot that already has
+    its emojis never draws one."""
+
+    def __init__(self) -> None:
+        self._cards = {emoji_name(card): card for card in DECK}
+
+    def __getitem__(self, name: str) -> bytes:
+        if name == BACK_NAME:
+            return card_back()
+        return card_face(self._cards[name])
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._cards
+        yield BACK_NAME
+
+    def __len__(self) -> int:
+        return len(self._cards) + 1
 
 
 def all_card_images() -> dict[str, bytes]:

@@ -28,11 +28,14 @@ import aiohttp
 import discord
 import orjson
 
+from bot.emojis import CardEmojis
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService
 from cogs.gin.people import only, safe
 from cogs.gin.rest import Payload, edit_message, message_payload, recent_messages, send_message
 from cogs.gin.views import embed, hand_view
+
+NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +134,12 @@ class TableDisplay:
 
     # --- what a player sees -----------------------------------------------------------------
 
+    @property
+    def faces(self) -> CardEmojis:
+        """The card emojis the bot has (text for any it lacks)."""
+        faces = getattr(self.client, "card_emojis", None)
+        return faces if isinstance(faces, CardEmojis) else NO_EMOJIS
+
     def where(self, table: Table) -> str:
         channel = self.client.get_channel(int(table.channel_id))
         name = getattr(channel, "name", None)
@@ -181,9 +190,12 @@ class TableDisplay:
         if cached is not None and cached.key == key:
             return cached
         note, where = key[3], key[4]
-        panel = hand_panel(match, seat, where=where, note=note, hint=table.server.hints)
+        faces = self.faces
+        panel = hand_panel(
+            match, seat, where=where, note=note, hint=table.server.hints, face=faces.card
+        )
         embeds = [embed(panel)]
-        view = hand_view(table, seat)
+        view = hand_view(table, seat, faces.card_emoji)
         payload = message_payload(embeds, view)
         rendered = PrivateHand(key, embeds, view, payload, fingerprint(payload))
         self._hands[(table.id, seat)] = rendered
@@ -487,7 +499,12 @@ class TableDisplay:
             display["final_posted"] = True
         public = display.get("public")
         if public is not None and display.get("public_hand") == table.match.hand_number:
-            await self._edit(int(table.channel_id), public, [embed(table_panel(table.match))], None)
+            await self._edit(
+                int(table.channel_id),
+                public,
+                [embed(table_panel(table.match, self.faces.card))],
+                None,
+            )
         over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
         for seat in table.human_seats:  # take the buttons off the last private hands
             entry = display.get("hands", {}).get(str(seat))
@@ -507,7 +524,7 @@ class TableDisplay:
         assert table.match is not None
         display = table.display
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
-            panel = embed(table_panel(table.match))
+            panel = embed(table_panel(table.match, self.faces.card))
             payload = message_payload([panel], None)
             key = f"p{table.match.hand_number}"
             message_id = await self._post(table, key, payload, after=self._channel_anchor(table))
@@ -527,7 +544,7 @@ class TableDisplay:
                 asyncio.get_running_loop().call_later(at - now, self._resync_public, table)
             return
         self._public_edited[table.id] = now
-        panel = embed(table_panel(table.match))
+        panel = embed(table_panel(table.match, self.faces.card))
         if not await self._edit(int(table.channel_id), display["public"], [panel], None):
             del display["public"]  # deleted by someone: the next sync posts it again
             self._recovering.discard(table.id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
@@ -298,9 +299,18 @@ def pages_view(kind: str, arg: str, page: int, pages: int) -> discord.ui.View | 
     return view
 
 
-def hand_view(table: Table, seat: int) -> discord.ui.View | None:
+def no_emoji(card: Card) -> discord.PartialEmoji | None:
+    return None
+
+
+def hand_view(
+    table: Table,
+    seat: int,
+    emoji: Callable[[Card], discord.PartialEmoji | None] = no_emoji,
+) -> discord.ui.View | None:
     """The moves open to this player right now, as buttons and menus (None when it's not
-    their turn or the hand is over)."""
+    their turn or the hand is over). ``emoji`` gives each card option its picture; the
+    label keeps the card's text, which is what a player reads and types."""
     match = table.match
     if match is None or match.is_over:
         return None
@@ -327,6 +337,7 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
             label=str(card) + (f" ×{held[card]}" if held[card] > 1 else ""),
             value=str(int(card)),
             description=f"leaves deadwood {left}",
+            emoji=emoji(card),
         )
         for card, left, _ in choices
     ]
@@ -337,6 +348,7 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
             label=f"{'Gin' if left == 0 else 'Knock'}: discard {card} face down",
             value=str(int(card)),
             description=f"deadwood {left}",
+            emoji=emoji(card),
         )
         for card, left, can_knock in choices
         if can_knock

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.art.cards import CardImages
 from bot.client import GinBot
 from bot.config import Config
 from tests.fakediscord import Channel, FakeDiscord, Guild, User, patch_discord
@@ -38,10 +39,18 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     channel = fake.add_channel(guild, "gin")
     fake.add_member(guild, bob)
     fake.add_member(guild, carol)
+    add_card_emojis(fake)
     try:
         yield World(fake, alice, bob, carol, guild, channel, tmp_path / "gin.sqlite3")
     finally:
         await fake.stop()
+
+
+def add_card_emojis(fake: FakeDiscord) -> None:
+    """The card emojis as an earlier start would have left them (tiny images): a test's bot
+    finds them all and uploads none, so cards show as emojis from the first message."""
+    for name in CardImages():
+        fake.add_application_emoji(name)
 
 
 async def start_bot(world: World) -> tuple[GinBot, asyncio.Task[None]]:
@@ -58,6 +67,7 @@ async def start_bot(world: World) -> tuple[GinBot, asyncio.Task[None]]:
     task = asyncio.create_task(bot.connect())
     await world.fake.wait_until_connected()
     await world.fake.wait_for_command("gin", world.guild)
+    await asyncio.wait_for(bot.card_emojis.wait(), 30)  # found at once: the fake has them
     return bot, task
 
 

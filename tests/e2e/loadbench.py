@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.conftest import add_card_emojis
 from tests.fakediscord import Channel, FakeDiscord, FakeDiscordError, Guild, Message, User
 
 TOKEN = "fake.bot.token"
@@ -514,6 +515,7 @@ async def run_benchmark(
         await fake.start()
         try:
             panels = Panels(fake)
+            add_card_emojis(fake)  # as an earlier start left them: cards show as emojis
             host = fake.add_user("host")
             guild = fake.add_guild("Load Test", owner=host)
             runs = _seat_players(fake, guild, tables, mode, players)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -12,10 +13,17 @@ from typing import Any
 import discord
 import pytest
 
+from bot.art.cards import CardImages, emoji_name
+from bot.client import GinBot
 from bot.emojis import CardEmojis
+from bot.gin import DECK
+from bot.gin.hand import Phase
 from tests.e2e.conftest import World, start_bot
-from tests.fakediscord import FakeDiscord, patch_discord
+from tests.e2e.driver import Game
+from tests.e2e.helpers_inputs import CARD_TOKEN, card_tokens, start_game
+from tests.fakediscord import FakeDiscord, patch_discord, payload_text
 from tests.fakediscord.models import png_bytes
+from tests.gin.players import choose
 
 TOKEN = "fake-card-emoji-token"
 LIST = "GET /applications/{}/emojis"
@@ -82,28 +90,28 @@ def assert_matches_the_fake(fake: FakeDiscord, emojis: CardEmojis, names: list[s
 async def test_the_first_start_creates_every_card_and_the_next_none(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The real bot: all 53 made on the first start, found (not made again) after a restart."""
+    """The real bot: all 53 made from its own art on the first start, found (not made again)
+    after a restart, and the cards of a hand shown as those emojis."""
     caplog.set_level(logging.INFO, logger="bot.emojis")
     fake = world.fake
+    fake.store.application_emojis.clear()  # a bot that never ran: no emojis yet
     with patch_discord(fake.http_base, fake.gateway_url):
         bot, task = await start_bot(world)
-        first = CardEmojis()
         try:
-            assert not first.ready and first.mention("gin_7H", "7♥") == "7♥"
-            await first.start_sync(bot, IMAGES)
+            first = bot.card_emojis
+            assert first.ready
+            assert fake.rest.requests[CREATE] == 53 and fake.rest.requests[LIST] == 1
+            assert sorted(e.name for e in fake.application_emojis()) == sorted(NAMES)
+            assert [e.image for e in fake.application_emojis()] == [CardImages()[n] for n in NAMES]
+            assert_matches_the_fake(fake, first, NAMES)
         finally:
             await bot.close()
             await task
-        assert first.ready
-        assert fake.rest.requests[CREATE] == 53 and fake.rest.requests[LIST] == 1
-        assert sorted(e.name for e in fake.application_emojis()) == sorted(NAMES)
-        assert [e.image for e in fake.application_emojis()] == [IMAGES[n] for n in NAMES]
-        assert_matches_the_fake(fake, first, NAMES)
 
         bot, task = await start_bot(world)  # a restart, on the same fake
-        second = CardEmojis()
         try:
-            await second.start_sync(bot, IMAGES)
+            second = bot.card_emojis
+            assert second.ready
         finally:
             await bot.close()
             await task
@@ -309,3 +317,43 @@ async def test_stop_cancels_a_sync_under_way(
         await task
     assert emojis.ready and fake.application_emojis() == []
     assert warnings(caplog) == []
+
+
+async def test_a_hand_shows_its_cards_as_emojis_and_menus_keep_their_text(
+    world: World, bot: GinBot
+) -> None:
+    """The DM hand's cards and the discard pile are emojis; each card option of the menus
+    has its emoji beside a label that keeps the card's text, which a player reads."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    hand = game.match.hand
+    seat = hand.turn
+    entry = table.display["hands"][str(seat)]
+    await fake.wait_for(
+        lambda: "<:gin_" in payload_text(fake.message(entry["message"]).versions[-1]),
+        what="the hand drawn with emojis",
+    )
+    text = payload_text(fake.message(entry["message"]).versions[-1])
+    line = next(line for line in text.splitlines() if line.startswith("**Hand:**"))
+    assert card_tokens(line) == set(hand.hands[seat])
+    assert not CARD_TOKEN.search(line), line  # every card of the hand is an emoji
+    for card in hand.hands[seat]:
+        assert bot.card_emojis.card(card) in line
+    rng = random.Random(3)
+    while game.match.hand.phase is not Phase.DISCARD:  # play on until a discard menu shows
+        await game.button(choose(game.match.hand, "knocker", rng))
+    seat = game.match.hand.turn
+    message = await game.wait_for_buttons(seat)
+    options = [
+        option
+        for row in message.versions[-1].get("components") or []
+        for item in row.get("components") or []
+        for option in item.get("options") or []
+    ]
+    assert options, "no card menu"
+    for option in options:
+        card = DECK[int(option["value"])]
+        assert str(card) in option["label"]
+        assert option["emoji"]["name"] == emoji_name(card)
+        assert int(option["emoji"]["id"]) == fake.application_emoji(emoji_name(card)).id
