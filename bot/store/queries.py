@@ -154,9 +154,13 @@ SELECT match_id, guild_id, user_id, seat, opponent_id, won, points, final_score,
 FROM results WHERE match_id = ? ORDER BY seat
 """
 
-# Standings from the results of one mode. A bot's own rows never count. Human standings
-# (:vs_bot = 0) take the matches without a bot seat; records against the bot (:vs_bot = 1)
-# the human rows of matches with one. Every seat has a result row, so a bot seat shows there.
+# Standings from the results of one mode: matches played and won, and two totals that
+# must not be confused: ``final_scores`` adds up each match's final score (its hand points
+# plus the game, box and shutout bonuses: the figure the match-over message and the history
+# show), ``hand_points`` only the points won in hands (the running total the table shows).
+# A bot's own rows never count. Human standings (:vs_bot = 0) take the matches without a
+# bot seat; records against the bot (:vs_bot = 1) the human rows of matches with one. Every
+# seat has a result row, so a bot seat shows there.
 # Named parameters: :guild, :mode, :vs_bot, :provisional_below, :limit, :offset.
 _COUNTED = """
     FROM results AS r JOIN matches AS m ON m.id = r.match_id
@@ -169,11 +173,12 @@ _COUNTED = """
 _STANDINGS = (
     """
 WITH totals AS (
-    SELECT r.user_id, COUNT(*) AS played, SUM(r.place = 1) AS won, SUM(r.points) AS points"""
+    SELECT r.user_id, COUNT(*) AS played, SUM(r.place = 1) AS won,
+           SUM(r.points) AS hand_points, SUM(r.final_score) AS final_scores"""
     + _COUNTED
     + """    GROUP BY r.user_id
 )
-SELECT t.user_id, p.name, t.played, t.won, t.points, g.mu, g.sigma,
+SELECT t.user_id, p.name, t.played, t.won, t.hand_points, t.final_scores, g.mu, g.sigma,
        g.mu - 3.0 * g.sigma AS rating, t.played < :provisional_below AS provisional
 FROM totals AS t
 LEFT JOIN players AS p ON p.user_id = t.user_id
@@ -184,12 +189,13 @@ LIMIT :limit OFFSET :offset
 """
 )
 
-BY_WINS = "t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.points DESC, t.user_id"
+BY_WINS = "t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.final_scores DESC, t.user_id"
 
-# One fixed statement per sort: the ORDER BY is never built from caller input.
+# One fixed statement per sort: the ORDER BY is never built from caller input. The sort
+# named "points" ranks by the total of final scores, bonuses included.
 LEADERBOARD = {
     "wins": _STANDINGS.format(order=BY_WINS),
-    "points": _STANDINGS.format(order="t.points DESC, t.won DESC, t.user_id"),
+    "points": _STANDINGS.format(order="t.final_scores DESC, t.won DESC, t.user_id"),
     "rating": _STANDINGS.format(
         order="t.played < :provisional_below, g.mu IS NULL, g.mu - 3.0 * g.sigma DESC,"
         " t.won DESC, t.user_id"
@@ -221,15 +227,18 @@ WHERE r.guild_id = ? AND r.user_id = ? AND m.mode = ?
 # Hands belong to whoever held a seat, as recorded in that match's results; so only hands
 # of finished matches count, the same matches "played" counts. A hand counts as played by
 # the seats dealt into it (its ``dealt`` bits; NULL for two-player hands stored before hands
-# named their seats, which both seats played). Named parameters: :guild, :user, :mode.
+# named their seats, which both seats played). An undercut is made by the defender who
+# scored it (the winner) and suffered by the knocker. Named parameters: :guild, :user, :mode.
 PLAYER_STATS = """
 WITH mine AS (
-    SELECT r.match_id, r.seat, r.place = 1 AS won, r.points
+    SELECT r.match_id, r.seat, r.place = 1 AS won, r.points, r.final_score
     FROM results AS r JOIN matches AS m ON m.id = r.match_id
     WHERE r.guild_id = :guild AND r.user_id = :user AND m.mode = :mode
 ),
 match_totals AS (
-    SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won, COALESCE(SUM(points), 0) AS points
+    SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won,
+           COALESCE(SUM(points), 0) AS hand_points,
+           COALESCE(SUM(final_score), 0) AS final_scores
     FROM mine
 ),
 hand_totals AS (
@@ -240,7 +249,12 @@ hand_totals AS (
         COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'knock') AS knock_wins,
         COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'gin') AS gins,
         COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'big_gin') AS big_gins,
-        COUNT(*) FILTER (WHERE h.winner_seat = m.seat AND h.outcome = 'undercut') AS undercuts
+        COUNT(*) FILTER (
+            WHERE h.winner_seat = m.seat AND h.outcome = 'undercut'
+        ) AS undercuts_made,
+        COUNT(*) FILTER (
+            WHERE h.knocker_seat = m.seat AND h.outcome = 'undercut'
+        ) AS undercuts_suffered
     FROM mine AS m JOIN hands AS h ON h.match_id = m.match_id
     WHERE h.dealt IS NULL OR (h.dealt >> m.seat) & 1 = 1
 )

@@ -97,6 +97,11 @@ class HandRow:
 class SeatResult:
     """What the caller reports for one seat when a match finishes.
 
+    ``points`` are the hand points the seat's side won (the running total of the table);
+    ``final_score`` is the side's final score, those points plus the game, box and shutout
+    bonuses, exactly as the match-over message gives it (a resigned or forfeited match has
+    no bonuses; elimination, which has no points, counts the players placed below).
+
     The store fills in the rest of the result row (guild, opponent, won, reason, time)
     from the match and the ``MatchEnd``, so they cannot disagree. The seat here is the
     one hands refer to, which is how hands are attributed to users in the stats.
@@ -234,6 +239,10 @@ class MoveRecord:
 class LeaderRow:
     """One leaderboard line; ``name`` is None if the player was never upserted.
 
+    Two totals over the same matches: ``final_scores`` adds up the match's final scores
+    (bonuses included, as the match-over message and the history show them; the figure the
+    "points" sort ranks by), ``hand_points`` only the points won in hands.
+
     ``rating`` is the conservative display rating mu - 3·sigma, so a player with few matches
     (wide sigma) does not jump ahead of a proven one; the rating fields are None when the
     player has no rating. ``provisional`` flags players with fewer matches than the caller's
@@ -246,7 +255,8 @@ class LeaderRow:
     won: int
     lost: int
     win_rate: float
-    points: int
+    hand_points: int
+    final_scores: int
     mu: float | None = None
     sigma: float | None = None
     rating: float | None = None
@@ -285,9 +295,15 @@ class PlayerStats:
     into, void ones included: a three-player dealer sits a hand out, a player out of an
     elimination match is not dealt again. ``knocks`` counts hands the player ended by
     knocking, whatever the outcome (the engine records a gin as a knock by the winner too);
-    ``knock_wins`` only the ones won as a plain knock; ``undercuts`` the undercuts the player
-    scored as defender. Rates are per hand played. The rating fields are None
-    (``rating_matches`` 0) for a player without a rating.
+    ``knock_wins`` only the ones won as a plain knock. ``undercuts_made`` counts the
+    undercuts the player scored as defender, ``undercuts_suffered`` the knocks of theirs
+    that were undercut. Rates are per hand played (``undercut_rate``: undercuts made).
+
+    ``final_scores`` adds up the final scores of the matches (bonuses included, as the
+    match-over message shows them; in teams the team's, in elimination the players placed
+    below), ``avg_final_score`` per match; ``hand_points`` only the points won in hands
+    (the side's: a teams player shares the team's), ``avg_hand_points`` per hand played.
+    The rating fields are None (``rating_matches`` 0) for a player without a rating.
     """
 
     user_id: str
@@ -302,9 +318,12 @@ class PlayerStats:
     knock_wins: int
     gins: int
     big_gins: int
-    undercuts: int
-    points: int
-    avg_points_per_hand: float
+    undercuts_made: int
+    undercuts_suffered: int
+    final_scores: int
+    avg_final_score: float
+    hand_points: int
+    avg_hand_points: float
     knock_rate: float
     gin_rate: float
     undercut_rate: float

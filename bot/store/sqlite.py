@@ -459,9 +459,10 @@ class SqliteStore:
         """One page of the guild's ranking in one mode from matches without a bot seat, and
         how many players it has. A place of 1 counts as a match won.
 
-        ``sort``: 'wins' (won, win rate, points); 'points' (points, won); 'rating' (players
-        with at least ``provisional_below`` matches first, then the conservative rating of
-        this mode, unrated players after rated ones, then won). Ties end on the user id.
+        ``sort``: 'wins' (won, win rate, total of final scores); 'points' (the total of final
+        scores, bonuses included, then won); 'rating' (players with at least
+        ``provisional_below`` matches first, then the conservative rating of this mode,
+        unrated players after rated ones, then won). Ties end on the user id.
         """
         order = q.LEADERBOARD.get(sort)
         if order is None:
@@ -543,12 +544,15 @@ class SqliteStore:
             knock_wins=r["knock_wins"],
             gins=r["gins"],
             big_gins=r["big_gins"],
-            undercuts=r["undercuts"],
-            points=r["points"],
-            avg_points_per_hand=codec.ratio(r["points"], hands),
+            undercuts_made=r["undercuts_made"],
+            undercuts_suffered=r["undercuts_suffered"],
+            final_scores=r["final_scores"],
+            avg_final_score=codec.ratio(r["final_scores"], r["played"]),
+            hand_points=r["hand_points"],
+            avg_hand_points=codec.ratio(r["hand_points"], hands),
             knock_rate=codec.ratio(r["knocks"], hands),
             gin_rate=codec.ratio(r["gins"], hands),
-            undercut_rate=codec.ratio(r["undercuts"], hands),
+            undercut_rate=codec.ratio(r["undercuts_made"], hands),
             current_streak=current,
             best_streak=best,
             mu=r["mu"],

@@ -1,4 +1,5 @@
-"""Ratings, leaderboard order, history, replays and stats after real matches."""
+"""Ratings, leaderboard order, history, replays and stats after real matches; the records'
+scores are the match-over message's final scores, and undercuts are made or suffered."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import re
 from bot.client import GinBot
 from bot.gin.cards import DECK
 from bot.gin.hand import Outcome
+from bot.store import MatchEnd, SeatResult
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
+from tests.fakediscord import InteractionResult
+from tests.store.helpers import hand, move, new_match
 
 
 async def play_match(world: World, bot: GinBot, first, second, seed: int) -> Game:  # type: ignore[no-untyped-def]
@@ -16,6 +20,23 @@ async def play_match(world: World, bot: GinBot, first, second, seed: int) -> Gam
     await game.start(first, second, target=50)
     await game.play_out(style="knocker", seed=seed)
     return game
+
+
+async def every_page(world: World, first: InteractionResult) -> str:
+    """The text of a paged answer and of every page after it, by its Next button."""
+    page, text = first, first.text
+    for _ in range(50):
+        next_ids = [c for c in page.custom_ids if c.endswith(":next")]
+        component = page.message.find_component(next_ids[0]) if next_ids else None
+        if component is None or component.get("disabled"):
+            break
+        page = await world.fake.click(world.carol, page.message, next_ids[0])
+        text += "\n" + page.text
+    return text
+
+
+def board_line(text: str, name: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("**") and name in line)
 
 
 async def test_ratings_move_and_the_leaderboard_ranks_with_provisional_marks(
@@ -55,16 +76,9 @@ async def test_history_replay_and_stats(world: World, bot: GinBot) -> None:
     assert history.ephemeral and f"#{table.id}" in history.text and "vs Bob" in history.text
     other = await fake.slash(world.carol, world.channel, "gin history", player=world.bob)
     assert "vs Alice" in other.text
-    replay = await fake.slash(world.carol, world.channel, "gin replay", match=table.id)
-    text = replay.text
-    for _ in range(20):  # gather every page
-        next_ids = [c for c in replay.custom_ids if c.endswith(":next")]
-        message = replay.message
-        component = message.find_component(next_ids[0]) if next_ids else None
-        if component is None or component.get("disabled"):
-            break
-        replay = await fake.click(world.carol, message, next_ids[0])
-        text += "\n" + replay.text
+    text = await every_page(
+        world, await fake.slash(world.carol, world.channel, "gin replay", match=table.id)
+    )
     for record in game.match.history:
         assert f"**Hand {record.number}**" in text
         if record.result.outcome is Outcome.VOID:
@@ -75,6 +89,81 @@ async def test_history_replay_and_stats(world: World, bot: GinBot) -> None:
     assert missing.ephemeral and "no match #999" in missing.text
     stats = await fake.slash(world.carol, world.channel, "gin stats", player=world.alice)
     assert "Rating:" in stats.text and "Win streak:" in stats.text and "per hand" in stats.text
+
+
+async def test_leaderboard_and_stats_agree_with_the_match_over_message(
+    world: World, bot: GinBot
+) -> None:
+    fake, channel = world.fake, world.channel
+    game = await play_match(world, bot, world.alice, world.bob, seed=7)
+    table = game.table
+    assert table is not None
+    await fake.wait_for(
+        lambda: any("Match over" in m.text for m in fake.channel_messages(channel)),
+        timeout=15,
+        what="the match-over message",
+    )
+    over = next(m for m in fake.channel_messages(channel) if "Match over" in m.text).text
+    seat_of = {p.name: seat for seat, p in enumerate(table.players)}
+    assert sorted(seat_of) == ["Alice", "Bob"]
+    # What the result told everyone, "**Alice: 319** = 119 points + ...", per player.
+    final = {name: int(re.findall(rf"\*\*{name}: (\d+)\*\*", over)[0]) for name in seat_of}
+    assert final == {n: game.match.result.final[s] for n, s in seat_of.items()}, over
+
+    board = await fake.slash(world.carol, channel, "gin leaderboard", sort="points")
+    assert "by final scores" in board.text and "with its bonuses" in board.text
+    for name, score in final.items():  # " ·" closes a line that has no rating after it
+        assert f"· final scores {score} ·" in board_line(board.text, name) + " ·", board.text
+
+    # What the replay shows of each showdown: who knocked and was undercut, who scored it.
+    replay = await every_page(
+        world, await fake.slash(world.carol, channel, "gin replay", match=table.id)
+    )
+    suffered = {n: len(re.findall(rf"{n} knocked and was undercut", replay)) for n in seat_of}
+    made = {
+        n: len(re.findall(rf"knocked and was undercut; \*\*{n} scored", replay)) for n in seat_of
+    }
+    stored = await bot.store.hands(table.id)
+    assert sum(suffered.values()) == sum(h.outcome == "undercut" for h in stored)
+
+    # A second match, as the store keeps it: Alice's knock undercut by Bob three times; Bob
+    # reaches 50 with 90 points, a shutout: 90 + 200 game bonus + 75 for three boxes.
+    guild, alice, bob = str(world.guild.id), str(world.alice.id), str(world.bob.id)
+    seeded = await new_match(bot.store, alice, bob, guild=guild, channel="elsewhere")
+    end = MatchEnd(
+        status="finished",
+        reason="target",
+        winner_id=bob,
+        results=(SeatResult(alice, 0, 0, 0), SeatResult(bob, 1, 90, 365)),
+    )
+    for number in (1, 2, 3):
+        undercut = hand(seeded, number, "undercut", 1, knocker_seat=0, points=30)
+        await bot.store.record_move(
+            move(
+                seeded,
+                number,
+                hand_number=number,
+                finished_hand=undercut,
+                finished=end if number == 3 else None,
+            )
+        )
+    final["Bob"] += 365
+    suffered["Alice"] += 3
+    made["Bob"] += 3
+
+    board = await fake.slash(world.carol, channel, "gin leaderboard", sort="points")
+    for name, score in final.items():
+        assert f"· final scores {score} ·" in board_line(board.text, name) + " ·", board.text
+    if final["Alice"] != final["Bob"]:
+        ranked = sorted(final, key=lambda n: board.text.index(board_line(board.text, n)))
+        assert ranked == sorted(final, key=lambda n: -final[n]), board.text
+    for name, user in (("Alice", world.alice), ("Bob", world.bob)):
+        stats = await fake.slash(world.carol, channel, "gin stats", player=user)
+        assert "**Matches:** 2 played" in stats.text, stats.text
+        assert f"**Undercuts made:** {made[name]} (" in stats.text, stats.text
+        assert f"**undercuts suffered:** {suffered[name]}" in stats.text, stats.text
+        assert f"**Final scores:** {final[name]} in all" in stats.text, stats.text
+        assert "**Hand points:**" in stats.text and "per hand (before bonuses)" in stats.text
 
 
 async def test_replay_never_shows_an_unfinished_hand(world: World, bot: GinBot) -> None:

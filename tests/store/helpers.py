@@ -82,7 +82,8 @@ def finish(
     points: tuple[int, int] = (100, 20),
     reason: ResultReason = "target",
 ) -> MatchEnd:
-    """Challenger sits in seat 0, opponent in seat 1 (the engine's player order)."""
+    """Challenger sits in seat 0, opponent in seat 1 (the engine's player order). The final
+    scores are the hand points, the challenger's with 25 more (a box bonus, say)."""
     return MatchEnd(
         status="finished",
         reason=reason,
@@ -193,15 +194,23 @@ def placed(
     *,
     reason: ResultReason = "target",
     points: tuple[int, ...] = (),
+    finals: tuple[int, ...] = (),
 ) -> MatchEnd:
-    """A finished match with each seat's place; the first seat in first place wins."""
+    """A finished match with each seat's place; the first seat in first place wins. Hand
+    ``points`` and ``finals`` (final scores) per seat, 0 when not given."""
     winner = next(s.user_id for s, p in zip(seats, places, strict=True) if p == 1)
     return MatchEnd(
         status="finished",
         reason=reason,
         winner_id=winner,
         results=tuple(
-            SeatResult(s.user_id, s.seat, points[s.seat] if points else 0, 0, place=p)
+            SeatResult(
+                s.user_id,
+                s.seat,
+                points[s.seat] if points else 0,
+                finals[s.seat] if finals else 0,
+                place=p,
+            )
             for s, p in zip(seats, places, strict=True)
         ),
     )

@@ -310,13 +310,16 @@ async def mixed(store: SqliteStore) -> SqliteStore:
     """Three-player matches, one with a bot seat; classic matches, one against the bot.
 
     three, human: ann 1st, ben 2nd, cat 3rd. three, with bot:1 in seat 1: bot:1 1st,
-    ann 2nd, cat 3rd. classic: ann beats ben; ann beats the bot.
+    ann 2nd, cat 3rd. classic: ann beats ben; ann beats the bot. Final scores are the hand
+    points with the box bonuses, and the game bonus for first place.
     """
     human = await new_lobby(store, "three", THREE)
-    await store.record_move(move(human, 1, finished=placed(THREE, (1, 2, 3), points=(9, 6, 3))))
+    end = placed(THREE, (1, 2, 3), points=(9, 6, 3), finals=(134, 31, 3))
+    await store.record_move(move(human, 1, finished=end))
     with_bot = seated("ann", "bot:1", "cat", bots=(1,))
     mid = await new_lobby(store, "three", with_bot)
-    await store.record_move(move(mid, 1, finished=placed(with_bot, (2, 1, 3), points=(5, 50, 1))))
+    end = placed(with_bot, (2, 1, 3), points=(5, 50, 1), finals=(30, 175, 1))
+    await store.record_move(move(mid, 1, finished=end))
     await play(store, "ann", "ben", "ann")
     await play(store, "ann", "gin-bot", "ann", vs_bot=True)
     return store
@@ -325,16 +328,16 @@ async def mixed(store: SqliteStore) -> SqliteStore:
 async def test_bot_rows_are_never_standings(mixed: SqliteStore) -> None:
     rows, total = await mixed.leaderboard("g1", 10, 0, mode="three")
     assert total == 3
-    assert [(r.user_id, r.played, r.won, r.points) for r in rows] == [
-        ("ann", 1, 1, 9),
-        ("ben", 1, 0, 6),
-        ("cat", 1, 0, 3),
+    assert [(r.user_id, r.played, r.won, r.hand_points, r.final_scores) for r in rows] == [
+        ("ann", 1, 1, 9, 134),
+        ("ben", 1, 0, 6, 31),
+        ("cat", 1, 0, 3, 3),
     ]
     rows, total = await mixed.bot_records("g1", 10, 0, mode="three")
     assert total == 2
-    assert [(r.user_id, r.played, r.won, r.points) for r in rows] == [
-        ("ann", 1, 0, 5),
-        ("cat", 1, 0, 1),
+    assert [(r.user_id, r.played, r.won, r.hand_points, r.final_scores) for r in rows] == [
+        ("ann", 1, 0, 5, 30),
+        ("cat", 1, 0, 1, 1),
     ]
     # Classic stays as it was: the match against the bot is only in bot_records.
     rows, _ = await mixed.leaderboard("g1", 10, 0)
@@ -363,12 +366,8 @@ async def test_history_and_stats_keep_to_their_mode(mixed: SqliteStore) -> None:
     ]
     assert await mixed.history("g1", "ann", 10, 0, mode="teams") == ([], 0)
     ann = await mixed.player_stats("g1", "ann", mode="three")
-    assert ann is not None and (ann.played, ann.won, ann.points, ann.current_streak) == (
-        2,
-        1,
-        14,
-        0,
-    )
+    assert ann is not None and (ann.played, ann.won, ann.current_streak) == (2, 1, 0)
+    assert (ann.hand_points, ann.final_scores, ann.avg_final_score) == (14, 164, 82.0)
     ann = await mixed.player_stats("g1", "ann")
     assert ann is not None and (ann.played, ann.won, ann.current_streak) == (2, 2, 2)
     assert await mixed.player_stats("g1", "ben", mode="teams") is None
@@ -469,7 +468,7 @@ async def test_hands_played_counts_only_hands_dealt_in(store: SqliteStore) -> No
     ann = await store.player_stats("g1", "ann", mode="three")
     assert ann is not None
     assert (ann.hands_played, ann.hands_won, ann.knocks, ann.gins) == (2, 1, 2, 1)
-    assert ann.avg_points_per_hand == 25 / 2
+    assert ann.avg_hand_points == 25 / 2
     cat = await store.player_stats("g1", "cat", mode="three")
     assert cat is not None and (cat.hands_played, cat.hands_won) == (3, 0)
 

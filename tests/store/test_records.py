@@ -20,7 +20,8 @@ def rated(user: str, mu: float, sigma: float, matches: int) -> RatingRow:
 async def league(store: SqliteStore) -> SqliteStore:
     """Five human players, some rated; and a few matches against the bot.
 
-    played/won/points: ann 5/3/320, ben 4/2/220, dan 5/2/230, cat 1/1/300, eve 1/0/10.
+    played/won/hand points/final scores (a challenger's final score is 25 more than their
+    points): ann 5/3/320/420, ben 4/2/220/245, dan 5/2/230/280, cat 1/1/300/325, eve 1/0/10/10.
     Ratings (mu - 3 sigma): cat 31, ben 25, ann 24; dan and eve unrated.
     """
     for user in ("ann", "ben", "cat", "dan", "fay"):
@@ -73,7 +74,8 @@ async def test_leaderboard_rows_carry_ratings_and_marks(league: SqliteStore) -> 
     assert total == 5
     by_user = {r.user_id: r for r in rows}
     ann = by_user["ann"]
-    assert (ann.played, ann.won, ann.lost, ann.points) == (5, 3, 2, 320)  # bot games left out
+    # bot games left out
+    assert (ann.played, ann.won, ann.lost, ann.hand_points, ann.final_scores) == (5, 3, 2, 320, 420)
     assert (ann.mu, ann.sigma, ann.rating, ann.provisional) == (30.0, 2.0, 24.0, False)
     assert (by_user["cat"].rating, by_user["cat"].provisional) == (31.0, True)
     dan = by_user["dan"]
@@ -99,10 +101,10 @@ async def test_leaderboard_pages_in_every_sort(league: SqliteStore) -> None:
 async def test_records_against_the_bot(league: SqliteStore) -> None:
     rows, total = await league.bot_records("g1", 10, 0)
     assert total == 3
-    assert [(r.user_id, r.name, r.played, r.won, r.lost, r.points) for r in rows] == [
-        ("fay", "Fay", 1, 1, 0, 100),
-        ("ann", "Ann", 2, 1, 1, 500),
-        ("gus", None, 1, 0, 1, 0),
+    assert [(r.user_id, r.name, r.played, r.won, r.lost, r.final_scores) for r in rows] == [
+        ("fay", "Fay", 1, 1, 0, 125),
+        ("ann", "Ann", 2, 1, 1, 550),
+        ("gus", None, 1, 0, 1, 25),
     ]
     assert all(r.rating is None and not r.provisional for r in rows)
     page, _ = await league.bot_records("g1", 1, 1)
@@ -114,7 +116,8 @@ async def test_records_against_the_bot(league: SqliteStore) -> None:
 
 async def test_bot_matches_count_in_stats_and_history(league: SqliteStore) -> None:
     ann = await league.player_stats("g1", "ann")
-    assert ann is not None and (ann.played, ann.won, ann.points) == (7, 4, 820)
+    assert ann is not None and (ann.played, ann.won, ann.hand_points) == (7, 4, 820)
+    assert (ann.final_scores, ann.avg_final_score) == (970, 970 / 7)
     fay = await league.player_stats("g1", "fay")
     assert fay is not None and (fay.played, fay.won, fay.rating) == (1, 1, None)
     rows, total = await league.history("g1", "ann", 2, 0)
@@ -185,12 +188,14 @@ async def test_stats_figures(store: SqliteStore) -> None:
 
     zed = await store.player_stats("g1", "zed")
     assert zed is not None
-    assert (zed.played, zed.won, zed.lost, zed.points) == (3, 2, 1, 230)
+    assert (zed.played, zed.won, zed.lost, zed.hand_points) == (3, 2, 1, 230)
+    assert (zed.final_scores, zed.avg_final_score) == (145 + 110 + 25, 280 / 3)
     assert (zed.hands_played, zed.hands_won) == (8, 4)
     # Knocked in: the first knock, the undercut knock, the gin, the big gin.
     assert (zed.knocks, zed.knock_wins) == (4, 1)
-    assert (zed.gins, zed.big_gins, zed.undercuts) == (1, 1, 1)
-    assert zed.avg_points_per_hand == 230 / 8
+    # Undercut once as defender (the first match), undercut once as knocker (the second).
+    assert (zed.gins, zed.big_gins, zed.undercuts_made, zed.undercuts_suffered) == (1, 1, 1, 1)
+    assert zed.avg_hand_points == 230 / 8
     assert (zed.knock_rate, zed.gin_rate, zed.undercut_rate) == (0.5, 1 / 8, 1 / 8)
     assert (zed.current_streak, zed.best_streak) == (0, 2)  # the bot won the last one
     assert (zed.mu, zed.sigma, zed.rating, zed.rating_matches) == (27.5, 2.5, 20.0, 2)
@@ -198,7 +203,8 @@ async def test_stats_figures(store: SqliteStore) -> None:
     yan = await store.player_stats("g1", "yan")
     assert yan is not None
     assert (yan.hands_played, yan.hands_won, yan.knocks, yan.knock_wins) == (7, 2, 2, 1)
-    assert (yan.undercuts, yan.current_streak, yan.best_streak) == (1, 0, 0)
+    assert (yan.undercuts_made, yan.undercuts_suffered) == (1, 1)
+    assert (yan.current_streak, yan.best_streak) == (0, 0)
     assert (yan.mu, yan.rating, yan.rating_matches) == (None, None, 0)
 
 
@@ -227,8 +233,8 @@ async def test_stats_before_any_hand_was_finished(store: SqliteStore) -> None:
     mid = await new_match(store, "ann", "bob")
     await store.end_match(mid, None, finish("ann", "bob", "bob", reason="resign"), at(3))
     ann = await store.player_stats("g1", "ann")
-    assert ann is not None and (ann.played, ann.hands_played, ann.points) == (1, 0, 100)
-    assert (ann.avg_points_per_hand, ann.knock_rate, ann.gin_rate, ann.undercut_rate) == (
+    assert ann is not None and (ann.played, ann.hands_played, ann.hand_points) == (1, 0, 100)
+    assert (ann.avg_hand_points, ann.knock_rate, ann.gin_rate, ann.undercut_rate) == (
         0.0,
         0.0,
         0.0,

@@ -44,11 +44,48 @@ def fields(row: object) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(json.dumps(dataclasses.asdict(row))))  # type: ignore[call-overload]
 
 
-def same(row: object, old: dict[str, Any], **added: Any) -> None:
-    """Every field the old row had is unchanged, and the fields it lacked are ``added``."""
+# Fields of the standings and stats renamed since, to say what they count.
+RENAMED = {
+    "points": "hand_points",
+    "undercuts": "undercuts_made",
+    "avg_points_per_hand": "avg_hand_points",
+}
+
+
+def same(row: object, old: dict[str, Any], renamed: bool = False, **added: Any) -> None:
+    """Every field the old row had is unchanged (under its new name, if ``renamed``), and the
+    fields it lacked are ``added``."""
     now = fields(row)
+    if renamed:
+        old = {RENAMED.get(k, k): v for k, v in old.items()}
     assert {k: now.get(k) for k in old} == old
     assert {k: v for k, v in now.items() if k not in old} == added
+
+
+def final_scores(old: dict[str, Any], guild: str, user: str, vs_bot: bool | None) -> int:
+    """A player's final scores as the old store's results recorded them, added up over the
+    finished matches of a guild (only those against the bot, or only those without, unless
+    ``vs_bot`` is None)."""
+    return sum(
+        r["final_score"]
+        for key, rows in old["results"].items()
+        for r in rows
+        if r["user_id"] == user
+        and r["guild_id"] == guild
+        and vs_bot in (None, old["tables"][key]["vs_bot"])
+    )
+
+
+def undercuts_suffered(old: dict[str, Any], guild: str, user: str) -> int:
+    """The old store's undercut hands in which the player was the knocker."""
+    return sum(
+        1
+        for key, rows in old["results"].items()
+        for r in rows
+        if r["user_id"] == user and r["guild_id"] == guild
+        for h in old["hands"][key]
+        if h["outcome"] == "undercut" and h["knocker_seat"] == r["seat"]
+    )
 
 
 @pytest.fixture
@@ -106,12 +143,12 @@ async def test_a_v2_database_gives_the_same_answers(upgraded: SqliteStore) -> No
         assert total == page["total"], key
         assert len(rows) == len(page["rows"]), key
         for row, was in zip(rows, page["rows"], strict=True):
-            same(row, was)
+            same(row, was, True, final_scores=final_scores(old, guild, was["user_id"], False))
     for guild, page in old["bot_records"].items():
         rows, total = await store.bot_records(guild, 10, 0)
         assert (total, len(rows)) == (page["total"], len(page["rows"]))
         for row, was in zip(rows, page["rows"], strict=True):
-            same(row, was)
+            same(row, was, True, final_scores=final_scores(old, guild, was["user_id"], True))
 
     for key, page in old["history"].items():
         guild, user, offset = key.split("/")
@@ -125,8 +162,16 @@ async def test_a_v2_database_gives_the_same_answers(upgraded: SqliteStore) -> No
         stats = await store.player_stats(guild, user)
         if was is None:
             assert stats is None, key
-        else:
-            same(stats, was)
+            continue
+        total = final_scores(old, guild, user, None)
+        same(
+            stats,
+            was,
+            True,
+            final_scores=total,
+            avg_final_score=total / was["played"],
+            undercuts_suffered=undercuts_suffered(old, guild, user),
+        )
 
     for guild, ratings in old["ratings"].items():
         now = await store.get_ratings(guild, [BOT, "1001", "1002", "1003"])
@@ -188,3 +233,40 @@ async def test_the_upgraded_database_plays_on(upgraded: SqliteStore) -> None:
     assert (now[cat].played, now[cat].won) == (was[cat]["played"] + 1, was[cat]["won"] + 1)
     assert (now[ben].played, now[ben].won) == (was[ben]["played"] + 1, was[ben]["won"])
     assert (await store.get_ratings(playing.guild_id, [cat]))[cat] == rating
+
+
+async def test_the_stored_final_scores_are_the_match_results(upgraded: SqliteStore) -> None:
+    """Results have kept each side's final score, bonuses included, since the first schema:
+    exactly the final scores of the finished match's own result (what its match-over message
+    showed), which the standings and stats add up with nothing to back-fill."""
+    old = recorded()
+    store = upgraded
+    finals: dict[tuple[str, str], int] = {}  # (guild, user): final scores without the bot
+    for key, table in old["tables"].items():
+        if table["status"] != "finished":
+            continue
+        stored = await store.get_table(int(key))
+        assert stored is not None and stored.state is not None
+        result = stored.state["result"]
+        for row in await store.results(int(key)):
+            assert row.final_score == result["final"][row.seat], (key, row.seat)
+            assert row.points == result["points"][row.seat], (key, row.seat)
+            if not table["vs_bot"]:
+                who = (row.guild_id, row.user_id)
+                finals[who] = finals.get(who, 0) + row.final_score
+    bonused = [
+        r for rows in old["results"].values() for r in rows if r["final_score"] > r["points"]
+    ]
+    assert bonused  # the fixture's results do tell final scores from hand points
+    rows, _ = await store.leaderboard("500", 10, 0, sort="points")
+    assert [(r.user_id, r.final_scores) for r in rows] == sorted(
+        ((user, total) for (guild, user), total in finals.items() if guild == "500"),
+        key=lambda pair: -pair[1],
+    )
+    # Cat's knock was undercut once in each guild; Ann made both undercuts.
+    for guild in ("500", "600"):
+        cat = await store.player_stats(guild, "1003")
+        ann = await store.player_stats(guild, "1001")
+        assert cat is not None and ann is not None
+        assert (cat.undercuts_made, cat.undercuts_suffered) == (0, 1)
+        assert (ann.undercuts_made, ann.undercuts_suffered) == (1, 0)

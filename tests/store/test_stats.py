@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from bot.store import LeaderRow, SqliteStore
-from tests.store.helpers import at, hand, move, new_match, play
+from tests.store.helpers import (
+    at,
+    board,
+    hand,
+    move,
+    new_lobby,
+    new_match,
+    placed,
+    play,
+    play_hands,
+    seated,
+)
 
 # (challenger, opponent, winner, (challenger points, opponent points))
 GUILD_MATCHES = [
@@ -35,13 +46,16 @@ async def ranked(store: SqliteStore) -> SqliteStore:
 async def test_leaderboard_order_and_ties(ranked: SqliteStore) -> None:
     rows, total = await ranked.leaderboard("g1", 50, 0)
     assert total == 7
-    # won first (ben before eve), then win rate (ann before ben despite fewer points;
-    # fay before gus likewise), then points (eve before cat), then user id (cat before hal).
+    # won first (ben before eve), then win rate (ann before ben despite lower scores;
+    # fay before gus likewise), then final scores (eve before cat), then user id (cat before
+    # hal). A challenger's final score is 25 more than their hand points.
     assert [r.user_id for r in rows] == ["ann", "ben", "eve", "cat", "hal", "fay", "gus"]
-    assert rows[0] == LeaderRow("ann", "Ann", played=2, won=2, lost=0, win_rate=1.0, points=200)
-    assert rows[1] == LeaderRow("ben", "Ben", 3, 2, 1, 2 / 3, 210)
-    assert rows[4] == LeaderRow("hal", None, 1, 1, 0, 1.0, 100)
-    assert rows[6] == LeaderRow("gus", "Gus", 8, 1, 7, 0.125, 170)
+    assert rows[0] == LeaderRow(
+        "ann", "Ann", played=2, won=2, lost=0, win_rate=1.0, hand_points=200, final_scores=250
+    )
+    assert rows[1] == LeaderRow("ben", "Ben", 3, 2, 1, 2 / 3, 210, 285)
+    assert rows[4] == LeaderRow("hal", None, 1, 1, 0, 1.0, 100, 100)
+    assert rows[6] == LeaderRow("gus", "Gus", 8, 1, 7, 0.125, 170, 170)
 
 
 async def test_leaderboard_pages(ranked: SqliteStore) -> None:
@@ -98,25 +112,68 @@ async def test_player_stats(store: SqliteStore) -> None:
         1,
         0.5,
     )
-    assert (alice.hands_won, alice.gins, alice.big_gins, alice.undercuts, alice.knock_wins) == (
-        4,
-        1,
-        1,
-        0,
-        2,
-    )
-    assert alice.points == 145
+    assert (alice.hands_won, alice.gins, alice.big_gins, alice.knock_wins) == (4, 1, 1, 2)
+    # Bob undercut Alice's knock once in each match; Alice never undercut him.
+    assert (alice.undercuts_made, alice.undercuts_suffered) == (0, 2)
+    assert (alice.hand_points, alice.final_scores) == (145, 145 + 25)
 
     bob = await store.player_stats("g1", "bob")
     assert bob is not None
-    assert (bob.name, bob.played, bob.won, bob.lost, bob.points) == (None, 2, 1, 1, 135)
-    assert (bob.hands_won, bob.gins, bob.big_gins, bob.undercuts, bob.knock_wins) == (
-        3,
-        1,
-        0,
-        2,
-        0,
-    )
+    assert (bob.name, bob.played, bob.won, bob.lost, bob.hand_points) == (None, 2, 1, 1, 135)
+    assert (bob.hands_won, bob.gins, bob.big_gins, bob.knock_wins) == (3, 1, 0, 0)
+    assert (bob.undercuts_made, bob.undercuts_suffered, bob.final_scores) == (2, 0, 135 + 25)
 
     assert await store.player_stats("g1", "carol") is None
     assert await store.player_stats("g3", "alice") is None
+
+
+async def test_undercuts_made_and_suffered_are_counted_apart(store: SqliteStore) -> None:
+    # Alice knocks and is undercut three times, once from seat 1; she undercuts Bob once.
+    await play(
+        store,
+        "alice",
+        "bob",
+        "bob",
+        hands=(("undercut", 1), ("undercut", 1), ("undercut", 0), ("knock", 1)),
+        points=(25, 110),
+    )
+    await play(store, "bob", "alice", "bob", hands=(("undercut", 0), ("gin", 0)), points=(100, 0))
+    alice = await store.player_stats("g1", "alice")
+    bob = await store.player_stats("g1", "bob")
+    assert alice is not None and bob is not None
+    assert (alice.undercuts_made, alice.undercuts_suffered) == (1, 3)
+    assert (bob.undercuts_made, bob.undercuts_suffered) == (3, 1)
+    assert alice.undercut_rate == 1 / 6  # the rate is of undercuts made
+    # A knock counts whatever came of it: Alice's three undercut knocks are knocks.
+    assert (alice.knocks, alice.knock_wins, bob.knocks, bob.knock_wins) == (3, 0, 3, 1)
+
+
+async def test_undercuts_of_the_modes_follow_their_seats(store: SqliteStore) -> None:
+    three = await new_lobby(store, "three", seated("ann", "ben", "cat"))
+    hands = [
+        board(three, 1, (1, 2), "undercut", 2, knocker_seat=1),  # ann sits out
+        board(three, 2, (2, 0), "undercut", 0, knocker_seat=2),
+        board(three, 3, (0, 1), "undercut", 0, knocker_seat=1),
+    ]
+    await play_hands(store, three, hands, placed(seated("ann", "ben", "cat"), (1, 3, 2)))
+    found = {u: await store.player_stats("g1", u, mode="three") for u in ("ann", "ben", "cat")}
+    assert {u: (s.undercuts_made, s.undercuts_suffered) for u, s in found.items() if s} == {
+        "ann": (2, 0),
+        "ben": (0, 2),
+        "cat": (1, 1),
+    }
+
+    four = seated("ann", "ben", "cat", "dan", teams=(0, 1, 0, 1))
+    teams = await new_lobby(store, "teams", four)
+    boards = [
+        board(teams, 1, (0, 1), "undercut", 1, knocker_seat=0),
+        board(teams, 1, (2, 3), "undercut", 3, knocker_seat=2, board_number=1),
+        board(teams, 2, (0, 3), "undercut", 0, knocker_seat=3),
+    ]
+    await play_hands(store, teams, boards, placed(four, (2, 1, 2, 1)))
+    found = {u: await store.player_stats("g1", u, mode="teams") for u in ("ann", "ben", "dan")}
+    assert {u: (s.undercuts_made, s.undercuts_suffered) for u, s in found.items() if s} == {
+        "ann": (1, 1),
+        "ben": (1, 0),
+        "dan": (1, 1),
+    }
