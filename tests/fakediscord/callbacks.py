@@ -24,7 +24,7 @@ from .interactions import (
 )
 from .models import FLAG_EPHEMERAL, FLAG_LOADING, Message, Payload
 from .store import UploadedFile
-from .validation import choices_errors, components_errors
+from .validation import choices_errors, modal_components_errors
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -247,6 +247,6 @@ def _check_modal(data: Payload) -> None:
     components = data.get("components") or []
     if not 1 <= len(components) <= 5:
         errors.append(f"modal: needs 1 to 5 top-level components (got {len(components)})")
-    errors.extend(e for e in components_errors(components, v2=True) if "40 components" not in e)
+    errors.extend(modal_components_errors(components))
     if errors:
         raise invalid_form(errors)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+# A reason that starts with a field path ("components.0.items: ...") is filed under that path.
+_FIELD_PATH = re.compile(r"(?P<path>[A-Za-z_]\w*(?:\.\w+)*): (?P<message>.+)", re.DOTALL)
 
 
 class ApiError(Exception):
-    """An error answer in Discord's JSON shape; raised inside handlers, turned into a response."""
+    """An error answer in Discord's JSON shape; raised inside handlers, turned into a response.
+
+    Reasons that start with a field path are nested under it, the way Discord reports them
+    (`{"errors": {"components": {"0": {"items": {"_errors": [...]}}}}}`: discord.py shows
+    "In components.0.items: ..."); others go in a top-level `_errors`."""
 
     def __init__(
         self, status: int, code: int, message: str, errors: list[str] | None = None
@@ -20,7 +28,17 @@ class ApiError(Exception):
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
-            body["errors"] = {"_errors": [{"code": "INVALID", "message": e} for e in self.errors]}
+            nested: dict[str, Any] = {}
+            for reason in self.errors:
+                match = _FIELD_PATH.fullmatch(reason)
+                node = nested
+                message = reason
+                if match is not None:
+                    message = match["message"]
+                    for part in match["path"].split("."):
+                        node = node.setdefault(part, {})
+                node.setdefault("_errors", []).append({"code": "INVALID", "message": message})
+            body["errors"] = nested
         return body
 
 

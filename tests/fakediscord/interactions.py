@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from .errors import InteractionFailed, InteractionTimeout
-from .models import Channel, Message, Payload, User, payload_text
+from .models import Attachment, Channel, Message, Payload, User, payload_text
 
 if TYPE_CHECKING:
     from .store import Store
@@ -101,6 +101,16 @@ class InteractionResult:
     @property
     def flags(self) -> int:
         return self.message.flags if self.message else 0
+
+    @property
+    def attachments(self) -> list[Attachment]:
+        """The response message's files as now (read `.data` for the bytes)."""
+        return list(self.message.attachments) if self.message else []
+
+    @property
+    def components_text(self) -> str:
+        """The V2 text displays of the response message (in containers and sections too)."""
+        return self.message.components_text if self.message else ""
 
     @property
     def ephemeral(self) -> bool:

@@ -237,6 +237,14 @@ class Attachment:
     url: str
     content_type: str | None = None
     description: str | None = None
+    channel_id: int = 0
+    # Pixel size of an image (PNG, GIF, JPEG), as Discord reports it; None for other files.
+    width: int | None = None
+    height: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
 
     def payload(self) -> Payload:
         data: Payload = {
@@ -248,6 +256,8 @@ class Attachment:
         }
         if self.content_type:
             data["content_type"] = self.content_type
+        if self.width is not None:
+            data["width"], data["height"] = self.width, self.height
         if self.description:
             data["description"] = self.description
         return data
@@ -264,6 +274,8 @@ class Message:
     versions: list[Payload]
     interaction_id: int | None = None
     attachments: list[Attachment] = field(default_factory=list)
+    # The attachments of each version, parallel to `versions`.
+    attachment_history: list[list[Attachment]] = field(default_factory=list)
     deleted: bool = False
     # The `allowed_mentions` each version was sent with (None: the field was left out).
     mention_rules: list[Payload | None] = field(default_factory=list)
@@ -307,8 +319,42 @@ class Message:
         return payload_text(self.payload)
 
     @property
+    def components_v2(self) -> bool:
+        return bool(self.flags & FLAG_COMPONENTS_V2)
+
+    @property
+    def components_text(self) -> str:
+        """The text displays of a Components V2 message (sections' included), in order."""
+        return components_text(self.components)
+
+    @property
     def history(self) -> list[Payload]:
         return list(self.versions)
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """The current attachments' bytes by filename."""
+        return {a.filename: a.data for a in self.attachments}
+
+    def attachment(self, filename: str) -> Attachment:
+        """The current attachment with this filename (KeyError naming the others if none)."""
+        for attachment in self.attachments:
+            if attachment.filename == filename:
+                return attachment
+        raise KeyError(f"message {self.id} has no attachment {filename!r}; it has {self.files}")
+
+    def attachment_bytes(self, filename: str | None = None) -> bytes:
+        """The bytes of the attachment `filename` (or of the only attachment)."""
+        if filename is None:
+            if len(self.attachments) != 1:
+                names = [a.filename for a in self.attachments]
+                raise KeyError(f"message {self.id} has {len(names)} attachments: {names}")
+            return self.attachments[0].data
+        return self.attachment(filename).data
+
+    def media_urls(self) -> list[str]:
+        """URLs shown by the V2 media components (thumbnails, gallery items, files), in order."""
+        return component_media_urls(self.components)
 
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
@@ -356,16 +402,43 @@ def embed_text(embed: Payload) -> list[str]:
     return parts
 
 
+def text_displays(components: list[Payload]) -> list[str]:
+    """The contents of every text display, top-level or inside containers and sections."""
+    return [
+        str(c["content"])
+        for c in iter_components(components)
+        if c.get("type") == 10 and c.get("content")
+    ]
+
+
+def components_text(components: list[Payload]) -> str:
+    return "\n".join(text_displays(components))
+
+
+def component_media_urls(components: list[Payload]) -> list[str]:
+    urls: list[str] = []
+    for component in iter_components(components):
+        kind = component.get("type")
+        if kind == 11:
+            urls.append(str((component.get("media") or {}).get("url")))
+        elif kind == 12:
+            urls.extend(
+                str((i.get("media") or {}).get("url")) for i in component.get("items") or []
+            )
+        elif kind == 13:
+            urls.append(str((component.get("file") or {}).get("url")))
+    return urls
+
+
 def payload_text(payload: Payload) -> str:
-    """Readable text of a message: content, embeds and Components V2 text displays."""
+    """Readable text of a message: content, embeds and Components V2 text displays (also those
+    in containers and sections), so V2 messages read like embed messages."""
     parts: list[str] = []
     if payload.get("content"):
         parts.append(str(payload["content"]))
     for embed in payload.get("embeds") or []:
         parts.extend(embed_text(embed))
-    for component in iter_components(list(payload.get("components") or [])):
-        if component.get("type") == 10 and component.get("content"):
-            parts.append(str(component["content"]))
+    parts.extend(text_displays(list(payload.get("components") or [])))
     return "\n".join(parts)
 
 

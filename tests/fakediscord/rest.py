@@ -335,9 +335,15 @@ class Rest:
         return no_content()
 
     async def attachment(self, request: web.Request) -> web.Response:
+        """The CDN: an uploaded file under `/attachments/{channel}/{id}/{filename}` (all three
+        must match, as on Discord's CDN)."""
         attachment = self.store.attachments.get(_int(request, "attachment_id"))
-        if attachment is None:
-            raise unknown("Attachment", 10008)
+        if (
+            attachment is None
+            or attachment.channel_id != _int(request, "channel_id")
+            or attachment.filename != request.match_info["filename"]
+        ):
+            raise ApiError(404, 0, "404: Not Found")
         content_type = attachment.content_type or "application/octet-stream"
         return web.Response(body=attachment.data, headers={"Content-Type": content_type})
 

@@ -31,6 +31,7 @@ from .models import (
     EVERYONE_PERMISSIONS,
     PERM_ADMINISTRATOR,
     ApplicationEmoji,
+    Attachment,
     Channel,
     Guild,
     Member,
@@ -300,6 +301,18 @@ class FakeDiscord:
         except KeyError:
             raise FakeDiscordError(f"no message {message_id} in the fake") from None
 
+    def attachment_bytes(self, message: Message | int, filename: str | None = None) -> bytes:
+        """The bytes of a message's current attachment `filename` (or of its only one)."""
+        return self.message(_id(message)).attachment_bytes(filename)
+
+    def attachment_at(self, url: str) -> Attachment:
+        """The uploaded file a served URL points at (an attachment's `url`, or a resolved
+        embed image, gallery item, thumbnail or file component)."""
+        for attachment in self.store.attachments.values():
+            if attachment.url == url:
+                return attachment
+        raise FakeDiscordError(f"no attachment is served at {url}")
+
     def channel_messages(self, channel: Channel | int) -> list[Message]:
         """Current non-deleted, non-ephemeral messages of a channel, oldest first."""
         return self.store.visible_messages(_id(channel))
@@ -423,13 +436,16 @@ class FakeDiscord:
         timeout: float = 10.0,
         wait: bool = True,
     ) -> InteractionResult:
-        """Clicks the button `custom_id` on `message` as `user`."""
+        """Clicks the button `custom_id` on `message` as `user`: in an action row, or in a
+        Components V2 layout (a section's accessory, a row inside a container)."""
         msg, component = self._component(user, message, custom_id, (BUTTON,))
         if component.get("style") in (5, 6):
             raise ComponentError(
                 f"button {custom_id!r} is a link/premium button: it sends no interaction"
             )
-        data = {"custom_id": custom_id, "component_type": BUTTON}
+        data: Payload = {"custom_id": custom_id, "component_type": BUTTON}
+        if component.get("id") is not None:
+            data["id"] = component["id"]  # Discord names the component by its id too
         return await self._component_interaction(
             user, msg, data, f"click {custom_id!r}", timeout, wait=wait
         )

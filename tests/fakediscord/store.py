@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import re
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from .errors import ApiError, InteractionTimeout, invalid_form, unknown
+from .media import attachment_refs, content_type_of, image_size, resolve_references
 from .models import (
     CHANNEL_DM,
     CHANNEL_TEXT,
@@ -30,9 +33,13 @@ from .models import (
 from .snowflake import SnowflakeFactory, iso_now, iso_time
 from .validation import (
     APPLICATION_EMOJI_LIMIT,
+    ENTITY_TOO_LARGE,
+    MAX_ATTACHMENTS,
     MAX_EMOJIS,
+    UPLOAD_LIMIT,
     FieldProblems,
     FormError,
+    assign_component_ids,
     decode_emoji_image,
     emoji_name_problems,
     message_errors,
@@ -220,7 +227,8 @@ class Store:
                 "channel_id": str(reference.get("channel_id") or channel.id),
                 **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
             }
-        self._check(payload)
+        self._check(payload, attachments)
+        self._finish(payload, attachments)
         message = Message(
             message_id,
             channel.id,
@@ -229,6 +237,7 @@ class Store:
             [payload],
             interaction_id=interaction_id,
             attachments=attachments,
+            attachment_history=[attachments],
             mention_rules=[body.get("allowed_mentions")],
             nonce=None if nonce is None else str(nonce),
             created_at=time.monotonic(),
@@ -251,15 +260,21 @@ class Store:
         self._apply_body(payload, body, attachments)
         if "flags" in body and body["flags"] is not None:
             wanted = int(body["flags"])
+            if payload["flags"] & FLAG_COMPONENTS_V2 and not wanted & FLAG_COMPONENTS_V2:
+                raise invalid_form(
+                    ["flags: the IS_COMPONENTS_V2 flag (1 << 15) cannot be removed from a message"]
+                )
             flags = (payload["flags"] & ~FLAG_SUPPRESS_EMBEDS) | (wanted & FLAG_SUPPRESS_EMBEDS)
             payload["flags"] = flags | (wanted & FLAG_COMPONENTS_V2)
         payload["flags"] &= ~FLAG_LOADING
         payload["edited_timestamp"] = iso_now()
-        self._check(payload)
+        self._check(payload, attachments)
+        self._finish(payload, attachments)
         message.versions.append(payload)
         message.mention_rules.append(body.get("allowed_mentions"))
         self.changed.append(message.id)
         message.attachments = attachments
+        message.attachment_history.append(attachments)
         if not message.ephemeral:
             self.emit("MESSAGE_UPDATE", self._event_payload(message), message.guild_id)
         self.notify()
@@ -302,26 +317,35 @@ class Store:
                 data["member"] = member.payload(with_user=False)
         return data
 
-    def _check(self, payload: Payload) -> None:
-        errors = message_errors(payload)
+    def _check(self, payload: Payload, attachments: list[Attachment]) -> None:
+        if len(attachments) > MAX_ATTACHMENTS:
+            too_many = f"Must be {MAX_ATTACHMENTS} or fewer in length."
+            raise FormError({"attachments": [("BASE_TYPE_MAX_LENGTH", too_many)]})
+        errors = message_errors(payload, attachment_refs(attachments))
         shown = ("content", "embeds", "components", "attachments")
         if not any(payload.get(key) for key in shown) and not payload["flags"] & FLAG_LOADING:
             errors.append("Cannot send an empty message")
         if errors:
             raise invalid_form(errors)
 
+    def _finish(self, payload: Payload, attachments: list[Attachment]) -> None:
+        """What Discord adds to a message it accepted: `attachment://` references resolved to
+        the uploaded files, ids for V2 components; the new files become downloadable."""
+        resolve_references(payload, attachments)
+        if payload["flags"] & FLAG_COMPONENTS_V2 and payload.get("components"):
+            components = copy.deepcopy(payload["components"])
+            assign_component_ids(components)
+            payload["components"] = components
+        for attachment in attachments:
+            self.attachments[attachment.id] = attachment
+
     def _apply_body(self, payload: Payload, body: Payload, attachments: list[Attachment]) -> None:
-        urls = {f"attachment://{a.filename}": a.url for a in attachments}
         if "content" in body:
             payload["content"] = "" if body["content"] is None else str(body["content"])
         if "embeds" in body:
-            embeds = [dict(e, type=e.get("type", "rich")) for e in body["embeds"] or []]
-            payload["embeds"] = _resolve_attachment_urls(embeds, urls) if urls else embeds
+            payload["embeds"] = [dict(e, type=e.get("type", "rich")) for e in body["embeds"] or []]
         if "components" in body:
-            components = body["components"] or []
-            payload["components"] = (
-                _resolve_attachment_urls(components, urls) if urls else components
-            )
+            payload["components"] = body["components"] or []
         if "tts" in body:
             payload["tts"] = bool(body["tts"])
         if body.get("poll"):
@@ -336,6 +360,12 @@ class Store:
     def _merge_attachments(
         self, channel: Channel, existing: list[Attachment], body: Payload, files: list[UploadedFile]
     ) -> list[Attachment]:
+        """The message's files after this request: without an `attachments` list, the current
+        ones plus the new uploads; with one, the listed current ones (by id) and uploads (by
+        `files[n]` index), then any upload left unlisted."""
+        for upload in files:
+            if len(upload.data) > UPLOAD_LIMIT:
+                raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large")
         if "attachments" not in body or body["attachments"] is None:
             return [*existing, *(self._upload(channel, f) for f in files)]
         by_id = {a.id: a for a in existing}
@@ -360,13 +390,23 @@ class Store:
         return result
 
     def _upload(self, channel: Channel, upload: UploadedFile) -> Attachment:
+        """An attachment for an uploaded file (downloadable once its message is accepted)."""
         attachment_id = self.ids.next()
-        url = f"{self.cdn_root}/attachments/{channel.id}/{attachment_id}/{upload.filename}"
-        attachment = Attachment(
-            attachment_id, upload.filename, upload.data, url, upload.content_type
+        path = urllib.parse.quote(upload.filename)
+        url = f"{self.cdn_root}/attachments/{channel.id}/{attachment_id}/{path}"
+        content_type = content_type_of(upload.filename, upload.content_type)
+        size = image_size(upload.data)
+        width, height = size if size is not None else (None, None)
+        return Attachment(
+            attachment_id,
+            upload.filename,
+            upload.data,
+            url,
+            content_type,
+            channel_id=channel.id,
+            width=width,
+            height=height,
         )
-        self.attachments[attachment_id] = attachment
-        return attachment
 
     # -- application emojis -------------------------------------------------------------------
 
@@ -413,14 +453,3 @@ class Store:
 
     def _emoji_names(self) -> set[str]:
         return {emoji.name for emoji in self.application_emojis.values()}
-
-
-def _resolve_attachment_urls(value: Any, urls: dict[str, str]) -> Any:
-    """Replaces `attachment://name` references the way Discord does in its answers."""
-    if isinstance(value, str):
-        return urls.get(value, value)
-    if isinstance(value, list):
-        return [_resolve_attachment_urls(v, urls) for v in value]
-    if isinstance(value, dict):
-        return {k: _resolve_attachment_urls(v, urls) for k, v in value.items()}
-    return value
