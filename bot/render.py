@@ -13,7 +13,7 @@ from bot.gin import Card
 from bot.gin.cards import format_cards
 from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
-from bot.gin.melds import Arrangement
+from bot.gin.melds import Arrangement, min_deadwood
 from bot.gin.settings import Settings
 from bot.server_settings import ServerSettings, duration
 
@@ -31,6 +31,7 @@ class Panel:
     title: str
     body: str
     footer: str = ""
+    turn: bool | None = None  # a private hand: whether it is the player's turn (its colour)
 
     @property
     def text(self) -> str:
@@ -102,6 +103,7 @@ def hand_panel(
     note: str = "",
     hint: bool = True,
     face: Face = str,
+    ends: int | None = None,
 ) -> Panel:
     """A player's own hand, arranged, with deadwood, what they may do now and a discard hint."""
     hand = match.board_of(seat)
@@ -125,10 +127,16 @@ def hand_panel(
             "" if their is None else f", playing {match.players[match.opponent_of(partner)].name}"
         )
         lines.append(f"Partner: {match.players[partner].name}{against}")
+    acting = hand.turn == seat and not hand.is_over
+    if acting:
+        lines.extend(others_turns(match, hand, seat, face))
     my_cards = hand.hands.get(seat, [])
     arrangement = hand.arrangement(my_cards)
-    lines.append(f"**Hand:** {arrangement_text(arrangement, face)}")
-    lines.append(_deadwood_line(hand, seat, arrangement))
+    lines.extend(hand_lines(arrangement, hand.last_drawn if acting else None, face))
+    meter = _deadwood_line(hand, seat, arrangement)
+    if meter:
+        lines.append(meter)
+    lines.extend(_pickups_line(match, hand, seat, face))
     pile = f"Discard pile: {pile_text(hand.upcard, face)}"
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
         pile += f" · Stock: {len(hand.stock)}"
@@ -137,7 +145,96 @@ def hand_panel(
     if match.mode_name == "elimination" and hand.turn == seat:
         lines.append(_others_line(match, hand, seat))
     lines.append(_status_line(match, hand, seat, hint=hint))
-    return Panel(title, "\n".join(lines), footer)
+    if acting and ends is not None:  # Discord shows it in the reader's own time, counting down
+        lines.append(f"⏱️ Your turn ends <t:{ends}:R>.")
+    return Panel(title, "\n".join(lines), footer, turn=acting)
+
+
+NEW_CARD = "🆕"  # marks the card just drawn
+OTHERS_SHOWN = 5  # players whose turns a hand message retells, at most
+
+
+def hand_lines(arrangement: Arrangement, drawn: Card | None, face: Face = str) -> list[str]:
+    """Melds one per line, then the deadwood with its count; the card just drawn marked."""
+
+    def show(cards: Sequence[Card]) -> str:
+        marked = False
+        out = []
+        for card in cards:
+            if card == drawn and not marked:
+                out.append(f"{NEW_CARD}{face(card)}")
+                marked = True
+            else:
+                out.append(face(card))
+        return " ".join(out)
+
+    lines = [show(meld) for meld in arrangement.melds]
+    if arrangement.deadwood:
+        lines.append(f"**Deadwood ({arrangement.deadwood_value}):** {show(arrangement.deadwood)}")
+    elif arrangement.melds:
+        lines.append("**Deadwood:** none")
+    return lines or ["—"]
+
+
+def others_turns(match: Match, hand: Hand, seat: int, face: Face = str) -> list[str]:
+    """What the others did since the player's last move, each player's turn in one sentence:
+    "Bob took 7♣ from the pile, then discarded 5♣." (only what the table saw)."""
+    since: list[Action] = []
+    actions = hand.public_actions()
+    end = len(actions)
+    while end and actions[end - 1].seat == seat:  # this turn's own moves so far
+        end -= 1
+    for action in reversed(actions[:end]):
+        if action.seat == seat:
+            break
+        since.append(action)
+    since.reverse()
+    turns: list[tuple[int, list[str]]] = []
+    for action in since:
+        if not turns or turns[-1][0] != action.seat:
+            turns.append((action.seat, []))
+        turns[-1][1].append(_deed(action, face))
+    sentences = [
+        f"{match.players[who].name} " + ", then ".join(deeds) + "." for who, deeds in turns
+    ]
+    if len(sentences) > OTHERS_SHOWN:
+        sentences = ["…", *sentences[-OTHERS_SHOWN:]]
+    return sentences
+
+
+def _deed(action: Action, face: Face) -> str:
+    kind = action.kind
+    if kind is ActionKind.PASS:
+        return "passed on the upcard"
+    if kind is ActionKind.DRAW_STOCK:
+        return "drew from the stock"
+    if kind is ActionKind.DRAW_DISCARD and action.card is not None:
+        return f"took {face(action.card)} from the pile"
+    if kind is ActionKind.DISCARD and action.card is not None:
+        return f"discarded {face(action.card)}"
+    if kind is ActionKind.LEAVE:
+        return "left the round"
+    return kind.value
+
+
+def _pickups_line(match: Match, hand: Hand, seat: int, face: Face = str) -> list[str]:
+    """The cards each other player took from the pile this hand and still holds: what a
+    careful player at a real table remembers."""
+    held: dict[int, list[Card]] = {}
+    for action in hand.public_actions():
+        if action.seat == seat or action.card is None:
+            continue
+        cards = held.setdefault(action.seat, [])
+        if action.kind is ActionKind.DRAW_DISCARD:
+            cards.append(action.card)
+        elif action.kind is ActionKind.DISCARD and action.card in cards:
+            cards.remove(action.card)
+    parts = [
+        f"{match.players[who].name} {' '.join(face(c) for c in cards)}"
+        for who, cards in held.items()
+        if cards and who in hand.seats
+    ]
+    return ["From the pile, still held: " + " · ".join(parts)] if parts else []
 
 
 def _others_line(match: Match, hand: Hand, seat: int) -> str:
@@ -146,20 +243,21 @@ def _others_line(match: Match, hand: Hand, seat: int) -> str:
     return "Cards held: " + " · ".join(counts)
 
 
-def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str:
+def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | None:
+    """The knock meter: how far the deadwood is from a knock (or gin, at a gin-only table)."""
     deadwood = arrangement.deadwood_value
     if len(hand.hands.get(seat, [])) == 11:
-        return f"Deadwood: {deadwood} with 11 cards."
+        return None  # mid-turn: the deadwood line above says it all until the discard
     if not hand.rules.knocking:
         if deadwood == 0:
-            return "Deadwood: 0 — all ten meld! Draw, then discard a card to go gin."
-        return f"Deadwood: {deadwood} (gin only: go out when all ten cards meld)."
+            return "All ten meld! Draw, then discard a card to go gin."
+        return "Gin only: you go out when all ten cards meld."
     limit = hand.knock_limit
     if deadwood == 0:
-        return "Deadwood: 0 — gin! Draw, then discard a card to go gin."
+        return "Gin! Draw, then discard a card to go gin."
     if deadwood <= limit:
-        return f"Deadwood: {deadwood} — you can knock after your next draw."
-    return f"Deadwood: {deadwood} (knock at {limit} or less)."
+        return f"Knock meter: {deadwood} of {limit} — you can knock after your next draw."
+    return f"Knock meter: {deadwood}, knock at {limit} or less."
 
 
 def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
@@ -209,6 +307,13 @@ def best_discard_hint(hand: Hand) -> tuple[Card, int] | None:
         return None
     card = min(options, key=lambda c: (options[c], -c.value, -int(c)))
     return card, options[card]
+
+
+def joins_a_meld(cards: Sequence[Card], card: Card, distinct_suits: bool = False) -> bool:
+    """Whether ``card`` would take less deadwood off the hand than its own value: it joins a
+    meld of the best arrangement (the hint's reason to take it)."""
+    with_it = min_deadwood([*cards, card], distinct_suits=distinct_suits)
+    return with_it < min_deadwood(cards, distinct_suits=distinct_suits) + card.value
 
 
 def discard_choices(hand: Hand, seat: int) -> list[tuple[Card, int, bool]]:
@@ -512,7 +617,7 @@ def place_of_side(match: Match, result: MatchResult, side: int) -> int:
 
 
 def _breakdown(match: Match, result: MatchResult, side: int) -> str:
-    parts = [f"{result.points[side]} points"]
+    parts = [f"{result.points[side]} hand points"]
     if result.game_bonus[side]:
         kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
         parts.append(f"{result.game_bonus[side]} {kind}")
@@ -535,7 +640,7 @@ def _classic_over(match: Match, result: MatchResult) -> Panel:
         return Panel("Match over", body, "Challenge again any time with /gin challenge.")
     lines = []
     for seat, name in enumerate(names):
-        parts = [f"{result.points[seat]} points"]
+        parts = [f"{result.points[seat]} hand points"]
         if result.game_bonus[seat]:
             kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
             parts.append(f"{result.game_bonus[seat]} {kind}")
@@ -710,6 +815,7 @@ def settings_panel(server: ServerSettings) -> Panel:
         ("Challenge expiry", duration(server.challenge_seconds)),
         ("Discard hint in private hands", "on" if server.hints else "off"),
         ("Matches before being ranked", str(server.provisional_matches)),
+        ("Showdown pictures", "on" if server.images else "off"),
     ]
     body = "\n".join(f"**{label}:** {value}" for label, value in rows)
     return Panel(

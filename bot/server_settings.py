@@ -25,6 +25,7 @@ class ServerSettings:
     challenge_seconds: int = 300
     hints: bool = True
     provisional_matches: int = 3
+    images: bool = True  # a picture of each showdown, attached to its message
 
     def checked(self, names: set[str] | None = None) -> ServerSettings:
         """Raise SettingsError with a clear message when a value (of ``names``) is out of bounds."""
@@ -57,6 +58,7 @@ class ServerSettings:
             "challenge_seconds": self.challenge_seconds,
             "hints": self.hints,
             "provisional_matches": self.provisional_matches,
+            "images": self.images,
         }
 
     @classmethod

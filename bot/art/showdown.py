@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.art.cards import CARD_BOX, Font, face_image, png
 from bot.gin.cards import Card
-from bot.gin.hand import Hand, Outcome
+from bot.gin.hand import Hand, HandResult, Outcome
 
 MAX_WIDTH = 1200
 MIN_WIDTH = 720
@@ -82,8 +82,20 @@ def picture_from_hand(
     ``names`` are display names by seat. ``title`` and ``result`` replace the default lines,
     for a caller that words them itself.
     """
-    outcome = hand.result
-    if outcome is None or outcome.outcome is Outcome.VOID:
+    if hand.result is None:
+        return None
+    return picture_from_result(hand.result, names, title=title, result=result)
+
+
+def picture_from_result(
+    outcome: HandResult,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    result: str | None = None,
+) -> ShowdownPicture | None:
+    """``picture_from_hand`` from the hand's result alone (what a match keeps of its hands)."""
+    if outcome.outcome is Outcome.VOID:
         return None
     if outcome.knocker is None or outcome.defender is None:
         return None

@@ -502,6 +502,21 @@ class GinCog(commands.Cog):
     @gin.command(name="hand", description="Show your hand privately and send it again by DM")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
+        await self.show_hand(interaction, table)
+
+    async def show_hand_of_table(
+        self, interaction: discord.Interaction[Any], table_id: int
+    ) -> None:
+        """The public table's Show my hand button."""
+        table = self.service.by_id(table_id)
+        if table is None or not table.is_open or str(interaction.channel_id) != table.channel_id:
+            raise TableError(
+                "That table is closed. `/gin table` shows what is being played in a channel."
+            )
+        await self.show_hand(interaction, table)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The player's hand in a private reply with its live buttons, and again by DM."""
         seat = table.seat_of(str(interaction.user.id))
         if seat is None or table.match is None:
             if seat is None:
@@ -620,6 +635,7 @@ class GinCog(commands.Cog):
         turn_minutes="Minutes a player has for a turn before forfeiting",
         challenge_minutes="Minutes before an unanswered challenge expires",
         hints="Show the best discard in private hands",
+        images="Attach a picture of each showdown",
         provisional_matches="Matches a player needs before being ranked",
         sit_out="Three players: who deals and sits out next (rotate, or the loser)",
         rotate_opponents="Teams: partners switch opponents every hand",
@@ -642,6 +658,7 @@ class GinCog(commands.Cog):
         turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
         challenge_minutes: app_commands.Range[int, 1, 1440] | None = None,
         hints: bool | None = None,
+        images: bool | None = None,
         provisional_matches: app_commands.Range[int, 0, 50] | None = None,
         sit_out: Literal["rotate", "loser"] | None = None,
         rotate_opponents: bool | None = None,
@@ -665,6 +682,7 @@ class GinCog(commands.Cog):
             game_bonus=game_bonus,
             box_bonus=box_bonus,
             hints=hints,
+            images=images,
             provisional_matches=provisional_matches,
             sit_out=sit_out,
             rotate_opponents=rotate_opponents,
@@ -690,7 +708,7 @@ class GinCog(commands.Cog):
 
     @gin.command(name="leaderboard", description="This server's best players")
     @app_commands.describe(
-        sort="Order by rating (default), matches won, or points",
+        sort="Order by rating (default), matches won, or final scores (with bonuses)",
         against_bot="Show records against the bot instead",
         mode="Which way of playing (default: the two-player game)",
     )

@@ -19,7 +19,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,12 +28,21 @@ import aiohttp
 import discord
 import orjson
 
+from bot.art.showdown import picture_from_result, render_showdown
 from bot.emojis import CardEmojis
+from bot.gin.match import HandRecord
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
-from bot.tables import Table, TableService
+from bot.tables import Table, TableService, clock
 from cogs.gin.people import only, safe
-from cogs.gin.rest import Payload, edit_message, message_payload, recent_messages, send_message
-from cogs.gin.views import embed, hand_view
+from cogs.gin.rest import (
+    Attachment,
+    Payload,
+    edit_message,
+    message_payload,
+    recent_messages,
+    send_message,
+)
+from cogs.gin.views import embed, hand_view, public_view
 
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 
@@ -104,6 +113,14 @@ class PrivateReply:
 
     interaction: discord.Interaction[Any]
     since: float
+
+
+def turn_ends(table: Table, seat: int) -> int | None:
+    """When the player's turn times out (Unix seconds), if a clock runs for it."""
+    for timer in clock.timers_of(table.display, table.match).values():
+        if timer.get("seat") == seat and timer.get("started"):
+            return int(clock.ends_at(timer, table.server.turn_seconds).timestamp())
+    return None
 
 
 class TableDisplay:
@@ -192,7 +209,13 @@ class TableDisplay:
         note, where = key[3], key[4]
         faces = self.faces
         panel = hand_panel(
-            match, seat, where=where, note=note, hint=table.server.hints, face=faces.card
+            match,
+            seat,
+            where=where,
+            note=note,
+            hint=table.server.hints,
+            face=faces.card,
+            ends=turn_ends(table, seat),
         )
         embeds = [embed(panel)]
         view = hand_view(table, seat, faces.card_emoji)
@@ -406,6 +429,7 @@ class TableDisplay:
         payload: Payload,
         channel_id: int | None = None,
         after: int = 0,
+        files: Sequence[Attachment] = (),
     ) -> int:
         """Post a message the table needs once (a showdown, the table of a hand, the result,
         a hand by DM); its id. A table loaded after a restart first looks for it in the channel
@@ -415,13 +439,15 @@ class TableDisplay:
         channel_id = channel_id or int(table.channel_id)
         body = {**payload, "nonce": f"{table.id}:{key}"[:25], "enforce_nonce": True}
         if table.id not in self._recovering:
-            return await send_message(self.client, channel_id, body)
+            return await send_message(self.client, channel_id, body, files)
         anchor = max(after, _snowflake_at(table.created_at))
         found = await self._posted_before(channel_id, anchor, payload)
         if found is None:
-            found = await send_message(self.client, channel_id, body)
+            found = await send_message(self.client, channel_id, body, files)
         else:
             log.info("table %s: %s was posted before the restart", table.id, key)
+        if files:
+            return found  # a showdown with its picture: what it shows never changes
         # Posted before the restart (found, or handed back by Discord for its nonce), it
         # may show an older state of the table: it is brought up to date now.
         self._shown.pop(found, None)
@@ -473,8 +499,12 @@ class TableDisplay:
                 SHOWDOWN_COLOUR,
             )
             key = f"s{record.number}" + (f"b{record.board}" if record.board else "")
-            payload = message_payload([panel], None)
-            await self._post(table, key, payload, after=self._channel_anchor(table))
+            files = await self._showdown_picture(table, record)
+            public_panel = panel.copy()
+            if files:
+                public_panel.set_image(url=f"attachment://{files[0].filename}")
+            payload = message_payload([public_panel], None)
+            await self._post(table, key, payload, after=self._channel_anchor(table), files=files)
             if hand_over:
                 display["shown_hands"] = record.number
                 display.pop("shown_boards", None)
@@ -484,6 +514,25 @@ class TableDisplay:
             for seat, entry in display.get("hands", {}).items():
                 if entry.get("hand") == record.number and int(seat) in seats:
                     await self._edit(entry["channel"], entry["message"], [panel], None)
+
+    async def _showdown_picture(self, table: Table, record: HandRecord) -> list[Attachment]:
+        """The showdown as a picture, when the server wants pictures and the hand had a
+        showdown; drawn on a thread (and cached), so no move waits for it. Drawing that
+        fails costs the picture only: the text says it all."""
+        match = table.match
+        if match is None or not table.server.images:
+            return []
+        picture = picture_from_result(record.result, [p.name for p in match.players])
+        if picture is None:
+            return []
+        try:
+            data = await asyncio.to_thread(render_showdown, picture)
+        except Exception:
+            log.exception(
+                "table %s: could not draw the showdown of hand %s", table.id, record.number
+            )
+            return []
+        return [Attachment(f"showdown-{record.number}-{record.board}.png", data)]
 
     async def _post_match_over(self, table: Table) -> None:
         assert table.match is not None and table.match.result is not None
@@ -525,7 +574,7 @@ class TableDisplay:
         display = table.display
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
             panel = embed(table_panel(table.match, self.faces.card))
-            payload = message_payload([panel], None)
+            payload = message_payload([panel], public_view(table))
             key = f"p{table.match.hand_number}"
             message_id = await self._post(table, key, payload, after=self._channel_anchor(table))
             display["public"] = message_id
@@ -545,7 +594,8 @@ class TableDisplay:
             return
         self._public_edited[table.id] = now
         panel = embed(table_panel(table.match, self.faces.card))
-        if not await self._edit(int(table.channel_id), display["public"], [panel], None):
+        view = public_view(table)
+        if not await self._edit(int(table.channel_id), display["public"], [panel], view):
             del display["public"]  # deleted by someone: the next sync posts it again
             self._recovering.discard(table.id)
 

@@ -168,14 +168,14 @@ class Moves:
             board = match.boards[outcome.board] if outcome.board < len(match.boards) else None
         if board is None or board.is_over:
             return
-        # The player to act hears when the turn passes to them; on a two-player board the
-        # opponent also hears when a card they could track is taken from the pile. A plain
-        # stock draw would only churn their message.
-        public = board.public_actions()[-1]
-        told = describe_action(match, public, board)
+        # The player to act sees the others' whole turns on their hand (the render retells
+        # them), so their own last note has had its day. On a two-player board the waiting
+        # opponent also hears at once when a card they could track is taken from the pile; a
+        # plain stock draw would only churn their message.
         if board.turn != outcome.seat:
-            notes[(table.id, board.turn)] = told
+            notes.pop((table.id, board.turn), None)
         elif action.kind is ActionKind.DRAW_DISCARD and len(board.seats) == 2:
+            told = describe_action(match, board.public_actions()[-1], board)
             other = next(s for s in board.seats if s != outcome.seat)
             notes[(table.id, other)] = told
 

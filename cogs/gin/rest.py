@@ -7,6 +7,9 @@ The display never reads the message Discord sends back, so these skip building a
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -39,13 +42,45 @@ async def edit_message(
     await client.http.request(route, json={**payload, "allowed_mentions": NO_MENTIONS})
 
 
-async def send_message(client: discord.Client, channel_id: int, payload: Payload) -> int:
-    """Send a message; its id. It notifies nobody unless the payload's own
-    ``allowed_mentions`` names who it may notify."""
+async def send_message(
+    client: discord.Client,
+    channel_id: int,
+    payload: Payload,
+    files: Sequence[Attachment] = (),
+) -> int:
+    """Send a message, with files if any; its id. It notifies nobody unless the payload's
+    own ``allowed_mentions`` names who it may notify."""
     route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
     body = {"allowed_mentions": NO_MENTIONS, **payload}
-    data = await client.http.request(route, json=body)
+    if not files:
+        data = await client.http.request(route, json=body)
+        return int(data["id"])
+    body["attachments"] = [{"id": i, "filename": f.filename} for i, f in enumerate(files)]
+    uploads = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in files]
+    form: list[dict[str, Any]] = [{"name": "payload_json", "value": discord.utils._to_json(body)}]
+    for i, upload in enumerate(uploads):
+        form.append(
+            {
+                "name": f"files[{i}]",
+                "value": upload.fp,
+                "filename": upload.filename,
+                "content_type": "application/octet-stream",
+            }
+        )
+    try:
+        data = await client.http.request(route, form=form, files=uploads)
+    finally:
+        for upload in uploads:
+            upload.close()
     return int(data["id"])
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file to send with a message: its name (what ``attachment://`` refers to) and bytes."""
+
+    filename: str
+    data: bytes
 
 
 async def recent_messages(client: discord.Client, channel_id: int, after: int) -> list[Payload]:

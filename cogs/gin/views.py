@@ -11,7 +11,7 @@ import discord
 
 from bot.gin import DECK, Card
 from bot.gin.hand import ActionKind, Phase
-from bot.render import Panel, discard_choices
+from bot.render import Panel, discard_choices, joins_a_meld
 from bot.tables import Table
 from cogs.gin.errors import UNKNOWN_COMPONENT, funnel, refuse
 
@@ -29,7 +29,14 @@ BUTTON_KINDS = {
 SELECT_KINDS = {"discard": ActionKind.DISCARD, "knock": ActionKind.KNOCK}
 
 
+YOUR_TURN = discord.Colour.brand_green()
+WAITING = discord.Colour.light_grey()
+
+
 def embed(panel: Panel, colour: discord.Colour = COLOUR) -> discord.Embed:
+    """A panel as an embed; a private hand is coloured by whose turn it is."""
+    if panel.turn is not None:
+        colour = YOUR_TURN if panel.turn else WAITING
     result = discord.Embed(title=panel.title, description=panel.body, colour=colour)
     if panel.footer:
         result.set_footer(text=panel.footer)
@@ -47,7 +54,9 @@ def _cog(interaction: discord.Interaction[Any]) -> GinCog:
 ID = r"\d{1,18}"  # a table id or a snowflake
 MOVE = r"\d{1,9}"
 PAGE = r"\d{1,6}"
-MOVE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<kind>take|pass|stock|biggin)")
+MOVE_PARTS = re.compile(
+    rf"(?P<table>{ID}):(?P<move>{MOVE}):(?:(?P<kind>take|pass|stock|biggin)|knock(?P<card>\d{{1,2}}))"
+)
 SELECT_PARTS = re.compile(rf"(?P<table>{ID}):(?P<move>{MOVE}):(?P<mode>discard|knock)")
 CHALLENGE_PARTS = re.compile(rf"(?P<table>{ID}):(?P<answer>accept|decline)")
 MODES = r"(?:~(?:three|teams|elimination))?"  # the mode of a leaderboard or history page
@@ -85,7 +94,8 @@ class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"gin:mv:(?P<rest>.*)",
 ):
-    """Draw from the stock, take the upcard, pass, or declare Big Gin."""
+    """Draw from the stock, take the upcard, pass, knock (or go gin) with one card, or
+    declare Big Gin."""
 
     def __init__(
         self,
@@ -98,11 +108,13 @@ class MoveButton(
         custom_id: str | None = None,
     ) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
-        if kind == "biggin":
+        if kind == "biggin" or kind.startswith("knock"):
             style = discord.ButtonStyle.success
         custom_id = custom_id or f"gin:mv:{table_id}:{move}:{kind}"
         super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
         self.parts = _parts(MOVE_PARTS, custom_id.removeprefix("gin:mv:"))
+        if self.parts is not None and int(self.parts["card"] or 0) >= len(DECK):
+            self.parts = None
 
     @classmethod
     async def from_custom_id(
@@ -120,6 +132,10 @@ class MoveButton(
             return
         assert self.parts is not None
         table, move, kind = int(self.parts["table"]), int(self.parts["move"]), self.parts["kind"]
+        if kind is None:  # a knock with the card the button names
+            card = DECK[int(self.parts["card"])]
+            await _cog(interaction).moves.by_panel(interaction, table, move, ActionKind.KNOCK, card)
+            return
         await _cog(interaction).moves.by_panel(interaction, table, move, BUTTON_KINDS[kind], None)
 
 
@@ -228,6 +244,57 @@ class ChallengeButton(
         await _cog(interaction).answer_challenge(interaction, table, answer)
 
 
+SHOW_PARTS = re.compile(rf"(?P<table>{ID})")
+
+
+class ShowHandButton(
+    _Strict,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gin:show:(?P<rest>.*)",
+):
+    """On the public table: shows the player who presses it their hand, privately, with its
+    live buttons (the same as /gin hand)."""
+
+    def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
+        custom_id = custom_id or f"gin:show:{table_id}"
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                emoji="🃏",
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id,
+            )
+        )
+        self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:show:"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ShowHandButton:
+        return cls(0, custom_id=match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        async with funnel(interaction):
+            await _cog(interaction).show_hand_of_table(interaction, int(self.parts["table"]))
+
+
+def public_view(table: Table) -> discord.ui.View | None:
+    """The public table's one button, while a hand is being played: Show my hand."""
+    match = table.match
+    if match is None or match.is_over or not table.is_open:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowHandButton(table.id))
+    return view
+
+
 class PageButton(
     _Strict,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -320,41 +387,60 @@ def hand_view(
     move = table.token(seat)
     view = discord.ui.View(timeout=None)
     upcard = hand.upcard
+    hints = table.server.hints
+    # A button stands out only where the hint would send the player: take the upcard when it
+    # joins a meld, else the stock (or pass). Without hints no button is the default.
+    take = (
+        hints
+        and upcard is not None
+        and joins_a_meld(hand.hands[seat], upcard, hand.rules.distinct_suits)
+    )
     if hand.phase is Phase.UPCARD:
-        view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}", primary=True))
-        view.add_item(MoveButton(table.id, move, "pass", "Pass"))
+        view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}", primary=take))
+        view.add_item(MoveButton(table.id, move, "pass", "Pass", primary=hints and not take))
         return view
     if hand.phase is Phase.DRAW:
+        can_take = not hand.stock_only and upcard is not None
         if hand.stock:
-            view.add_item(MoveButton(table.id, move, "stock", "Draw from stock", primary=True))
-        if not hand.stock_only and upcard is not None:
-            view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}"))
+            stock = hints and not (take and can_take)
+            view.add_item(MoveButton(table.id, move, "stock", "Draw from stock", primary=stock))
+        if can_take:
+            view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}", primary=take))
         return view
-    choices = discard_choices(hand, seat)
+    # Best first: the card whose loss leaves the least deadwood, the highest on ties.
+    choices = sorted(discard_choices(hand, seat), key=lambda c: (c[1], -c[0].value, -int(c[0])))
     held = Counter(hand.hands[seat])
     discard_options = [
         discord.SelectOption(
             label=str(card) + (f" ×{held[card]}" if held[card] > 1 else ""),
             value=str(int(card)),
-            description=f"leaves deadwood {left}",
+            description=(f"★ best: leaves deadwood {left}" if i == 0 and hints else "")
+            or f"leaves deadwood {left}",
             emoji=emoji(card),
         )
-        for card, left, _ in choices
+        for i, (card, left, _) in enumerate(choices)
     ]
     view.add_item(CardSelect(table.id, move, "discard", discard_options, "Discard a card…"))
     gin_only = not hand.rules.knocking
-    knock_options = [
-        discord.SelectOption(
-            label=f"{'Gin' if left == 0 else 'Knock'}: discard {card} face down",
-            value=str(int(card)),
-            description=f"deadwood {left}",
-            emoji=emoji(card),
-        )
-        for card, left, can_knock in choices
-        if can_knock
-    ]
-    if knock_options:
-        placeholder = "Go gin…" if gin_only else "Knock or go gin…"
+    knocks = [(card, left) for card, left, can_knock in choices if can_knock]
+    if knocks:
+        card, left = knocks[0]  # the best knock, as a button of its own
+        if left == 0:
+            label = f"Go gin: discard {card}"
+        else:
+            label = f"Knock: discard {card} (deadwood {left})"
+        view.add_item(MoveButton(table.id, move, f"knock{int(card)}", label))
+    if len(knocks) > 1:
+        knock_options = [
+            discord.SelectOption(
+                label=f"{'Gin' if left == 0 else 'Knock'}: discard {card} face down",
+                value=str(int(card)),
+                description=f"deadwood {left}",
+                emoji=emoji(card),
+            )
+            for card, left in knocks[1:]
+        ]
+        placeholder = "Go gin with another card…" if gin_only else "Knock with another card…"
         view.add_item(CardSelect(table.id, move, "knock", knock_options, placeholder))
     if any(a.kind is ActionKind.BIG_GIN for a in hand.legal_actions()):
         view.add_item(MoveButton(table.id, move, "biggin", "Big Gin!"))
@@ -414,4 +500,11 @@ def lobby_view(table: Table) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (MoveButton, CardSelect, ChallengeButton, PageButton, LobbyButton)
+DYNAMIC_ITEMS = (
+    MoveButton,
+    CardSelect,
+    ChallengeButton,
+    PageButton,
+    LobbyButton,
+    ShowHandButton,
+)

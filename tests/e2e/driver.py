@@ -9,7 +9,7 @@ from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind
 from bot.tables import Table
 from tests.e2e.conftest import World
-from tests.fakediscord import InteractionResult, Message, User
+from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
 from tests.gin.players import choose
 
 BUTTONS = {
@@ -19,6 +19,19 @@ BUTTONS = {
     ActionKind.BIG_GIN: "biggin",
 }
 SELECTS = {ActionKind.DISCARD: "discard", ActionKind.KNOCK: "knock"}
+
+
+async def play_card(
+    fake: FakeDiscord, user: User, message: Message, table_id: int, token: int, action: Action
+) -> InteractionResult:
+    """A discard or knock from a hand message: the best knock has a button of its own, the
+    rest are menu options."""
+    assert action.card is not None
+    knock = f"gin:mv:{table_id}:{token}:knock{int(action.card)}"
+    if action.kind is ActionKind.KNOCK and knock in message.custom_ids():
+        return await fake.click(user, message, knock)
+    custom_id = f"gin:sel:{table_id}:{token}:{SELECTS[action.kind]}"
+    return await fake.select(user, message, custom_id, [str(int(action.card))])
 
 
 class Game:
@@ -178,9 +191,7 @@ class Game:
             return await self.fake.click(
                 user, message, f"gin:mv:{self.table.id}:{move}:{BUTTONS[action.kind]}"
             )
-        custom_id = f"gin:sel:{self.table.id}:{move}:{SELECTS[action.kind]}"
-        assert action.card is not None
-        return await self.fake.select(user, message, custom_id, [str(int(action.card))])
+        return await play_card(self.fake, user, message, self.table.id, move, action)
 
     async def play_out(
         self,

@@ -161,7 +161,7 @@ class TableRun:
 def choose(message: Message, table_id: int, move: int, rng: random.Random) -> tuple[str, str, str]:
     """A sensible move from what the hand message offers: (custom id, kind, select value or '').
 
-    Knock (lowest deadwood) or Big Gin when offered, else discard the card leaving the least
+    Knock (the best knock's button) or Big Gin when offered, else discard the card leaving the least
     deadwood; draw from the stock, now and then take the upcard; pass on the first upcard.
     """
     offered: dict[str, dict[str, Any]] = {}
@@ -169,6 +169,9 @@ def choose(message: Message, table_id: int, move: int, rng: random.Random) -> tu
         found = MOVE_ID.fullmatch(str(component.get("custom_id", "")))
         if found and int(found[1]) == table_id and int(found[2]) == move:  # move: the token
             offered[found[3]] = component
+    for kind, component in offered.items():  # the best knock (or gin) is a button of its own
+        if re.fullmatch(r"knock\d+", kind):
+            return component["custom_id"], "knock", ""
     for kind in ("biggin", "knock", "discard"):
         if kind in offered:
             component = offered[kind]

@@ -12,7 +12,7 @@ from bot.gin.hand import Action, ActionKind, Hand
 from bot.gin.match import Match
 from bot.tables import Table
 from tests.e2e.conftest import World
-from tests.e2e.driver import BUTTONS, SELECTS
+from tests.e2e.driver import BUTTONS, play_card
 from tests.fakediscord import InteractionResult, Message, User
 from tests.gin.players import choose
 
@@ -127,9 +127,7 @@ class Seats:
         if action.kind in BUTTONS:
             custom_id = f"gin:mv:{self.table.id}:{token}:{BUTTONS[action.kind]}"
             return await self.fake.click(user, message, custom_id)
-        assert action.card is not None
-        custom_id = f"gin:sel:{self.table.id}:{token}:{SELECTS[action.kind]}"
-        return await self.fake.select(user, message, custom_id, [str(int(action.card))])
+        return await play_card(self.fake, user, message, self.table.id, token, action)
 
     async def play(
         self,

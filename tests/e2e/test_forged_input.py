@@ -46,6 +46,9 @@ def forged_ids(table_id: int, move: int) -> list[tuple[str, int, list[str] | Non
         (f"gin:mv:{table_id}:{big}:stock", BUTTON, None),
         (f"gin:mv:{table_id}:-1:stock", BUTTON, None),
         (f"gin:mv:{table_id}:{move}:stock:extra", BUTTON, None),
+        (f"gin:mv:{table_id}:{move}:knock", BUTTON, None),
+        (f"gin:mv:{table_id}:{move}:knock52", BUTTON, None),
+        (f"gin:mv:{table_id}:{move}:knock123", BUTTON, None),
         (f"gin:sel:{table_id}:{move}:discard", SELECT, ["99"]),
         (f"gin:sel:{table_id}:{move}:discard", SELECT, ["-1"]),
         (f"gin:sel:{table_id}:{move}:discard", SELECT, ["seven"]),
@@ -71,6 +74,10 @@ def forged_ids(table_id: int, move: int) -> list[tuple[str, int, list[str] | Non
         (f"gin:lb:{table_id}:join", BUTTON, None),
         (f"gin:lb:{big}:start", BUTTON, None),
         (f"gin:lb:{table_id}:team3", BUTTON, None),
+        ("gin:show:", BUTTON, None),
+        ("gin:show:abc", BUTTON, None),
+        (f"gin:show:{big}", BUTTON, None),
+        ("gin:show:424242", BUTTON, None),  # no such table
         ("gin:zz:1:2", BUTTON, None),
         ("not-ours", BUTTON, None),
     ]

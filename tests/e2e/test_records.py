@@ -106,7 +106,7 @@ async def test_leaderboard_and_stats_agree_with_the_match_over_message(
     over = next(m for m in fake.channel_messages(channel) if "Match over" in m.text).text
     seat_of = {p.name: seat for seat, p in enumerate(table.players)}
     assert sorted(seat_of) == ["Alice", "Bob"]
-    # What the result told everyone, "**Alice: 319** = 119 points + ...", per player.
+    # What the result told everyone, "**Alice: 319** = 119 hand points + ...", per player.
     final = {name: int(re.findall(rf"\*\*{name}: (\d+)\*\*", over)[0]) for name in seat_of}
     assert final == {n: game.match.result.final[s] for n, s in seat_of.items()}, over
 

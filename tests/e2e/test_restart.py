@@ -18,6 +18,7 @@ from bot.gin.hand import Action, ActionKind
 from bot.gin.match import Match
 from bot.tables.model import TOKEN_HAND
 from tests.e2e.conftest import TOKEN, World
+from tests.e2e.driver import play_card
 from tests.fakediscord import InteractionResult, Message
 from tests.gin.players import choose
 
@@ -131,10 +132,7 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
         panel = await fake.wait_for(current_panel, timeout=10, what="the DM hand buttons")
         action = choose(match.hand, "hunter", rng)
         if action.kind in (ActionKind.DISCARD, ActionKind.KNOCK):
-            mode = "discard" if action.kind is ActionKind.DISCARD else "knock"
-            clicked = await fake.select(
-                user, panel, f"gin:sel:{table_id}:{token}:{mode}", [str(int(action.card))]
-            )
+            clicked = await play_card(fake, user, panel, table_id, token, action)
         else:
             kind = {
                 ActionKind.DRAW_STOCK: "stock",

@@ -12,6 +12,7 @@ from bot.gin.hand import Action, ActionKind
 from bot.gin.match import Match
 from bot.tables.model import TOKEN_HAND
 from tests.e2e.conftest import World
+from tests.e2e.driver import play_card
 from tests.e2e.modes_driver import people
 from tests.e2e.test_restart import bot_process, move_log, stored
 from tests.fakediscord import InteractionResult, Message, User
@@ -104,10 +105,7 @@ async def test_sigkill_mid_hand_then_every_board_goes_on(
                     user, message, f"gin:mv:{table_id}:{token}:{KINDS[action.kind]}"
                 )
             else:
-                what = "discard" if action.kind is ActionKind.DISCARD else "knock"
-                clicked = await fake.select(
-                    user, message, f"gin:sel:{table_id}:{token}:{what}", [str(int(action.card))]
-                )
+                clicked = await play_card(fake, user, message, table_id, token, action)
             assert "⚠️" not in clicked.text, clicked.text
             _, match, moves = stored(world)
         assert moves > count_before
