@@ -19,7 +19,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -45,6 +45,8 @@ from cogs.gin.rest import (
 from cogs.gin.views import embed, hand_view, public_view
 
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
+
+LOOKING_SECONDS = 30.0  # a player who moved this recently needs no "your turn" ping
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +147,9 @@ class TableDisplay:
         self._background: set[asyncio.Task[None]] = set()
         self._retries: dict[int, Retry] = {}  # table -> its failed syncs
         self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
+        self._acted: dict[tuple[int, int], float] = {}  # (table, seat) -> when they last moved
+        self.looking_seconds = LOOKING_SECONDS
+        self._dm_pings: dict[tuple[int, int], tuple[int, int]] = {}  # -> (DM channel, message)
         # Tables loaded at start-up: a message they post may have been posted before a crash
         # that came before its id was saved, so the channel is checked before posting.
         self._recovering: set[int] = set()
@@ -284,6 +289,18 @@ class TableDisplay:
         if pending:
             await asyncio.wait(pending, timeout=5)
 
+    def acted(self, table: Table, seat: int) -> None:
+        """The player just moved: they are looking at the game (see ``_looking``)."""
+        self._acted[(table.id, seat)] = time.monotonic()
+
+    def _looking(self, table: Table, seat: int) -> bool:
+        """A player who moved moments ago, or who plays only the bot (whose moves come at
+        once), is watching the game: their turn needs no notification of its own."""
+        if len(table.human_seats) == 1 and table.bot_seats:
+            return True
+        since = time.monotonic() - self._acted.get((table.id, seat), -math.inf)
+        return since < self.looking_seconds
+
     def forget(self, table: Table) -> None:
         """Drop what was kept about a closed table's messages."""
         self._locks.pop(table.id, None)
@@ -301,6 +318,8 @@ class TableDisplay:
             self._replies.pop((table.id, seat), None)
             self._channel_pings.pop((table.id, seat), None)
             self._dm_failures.pop((table.id, seat), None)
+            self._acted.pop((table.id, seat), None)
+            self._dm_pings.pop((table.id, seat), None)
             self._shown.pop(_reply_ref(table, seat), None)
             self._keys.pop(_reply_ref(table, seat), None)
         display = table.display
@@ -511,6 +530,7 @@ class TableDisplay:
             else:
                 display["shown_boards"] = [*boards, record.board]
             seats = set(record.seats)
+            await self._clear_dm_pings(table, seats)
             for seat, entry in display.get("hands", {}).items():
                 if entry.get("hand") == record.number and int(seat) in seats:
                     await self._edit(entry["channel"], entry["message"], [panel], None)
@@ -554,11 +574,21 @@ class TableDisplay:
                 [embed(table_panel(table.match, self.faces.card))],
                 None,
             )
-        over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
-        for seat in table.human_seats:  # take the buttons off the last private hands
+        await self._clear_dm_pings(table, table.human_seats)
+        showed = any(r.number == table.match.hand_number for r in table.match.history)
+        result = embed(match_over_panel(table.match, table.match.result), SHOWDOWN_COLOUR)
+        sent = display.setdefault("result_dms", [])
+        for seat in table.human_seats:
             entry = display.get("hands", {}).get(str(seat))
-            if entry and entry.get("hand") == table.match.hand_number:
-                await self._edit(entry["channel"], entry["message"], over, None)
+            if entry and entry.get("hand") == table.match.hand_number and not showed:
+                # Ended mid-hand (a resignation, a forfeit): the hand loses its buttons.
+                rendered = self.private_hand(table, seat)
+                await self._edit(entry["channel"], entry["message"], rendered.embeds, None)
+            if entry and seat not in sent:  # the result, a DM of its own that stays
+                payload = message_payload([result], None)
+                await self._post(table, f"r{seat}", payload, channel_id=entry["channel"])
+                sent.append(seat)
+        over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
         await self._retire_replies(table, over)
 
     async def _retire_replies(self, table: Table, embeds: list[discord.Embed]) -> None:
@@ -782,6 +812,9 @@ class TableDisplay:
             key = f"{match.hand_number}:{len(hand.actions)}"
             if self._pinged.get((table.id, index)) == key:
                 continue
+            if not closed and self._looking(table, seat):
+                self._pinged[(table.id, index)] = key  # their hand's new buttons will do
+                continue
             await self._ping(table, seat, closed)
             # Kept in memory once sent: a restart at worst pings once more; a failure above
             # leaves it unset, so the retried sync sends it.
@@ -799,10 +832,23 @@ class TableDisplay:
         if note:
             text += f" {note}"
         try:
-            await send_message(self.client, channel_id, {"content": text})
+            message_id = await send_message(self.client, channel_id, {"content": text})
         except discord.Forbidden:
             await self._dms_closed(table, seat)
             await self._ping_in_channel(table, seat)
+            return
+        # One ping at a time in a DM: the last one goes when the next comes.
+        old = self._dm_pings.get((table.id, seat))
+        self._dm_pings[(table.id, seat)] = (channel_id, message_id)
+        if old is not None:
+            await self._delete(*old)
+
+    async def _clear_dm_pings(self, table: Table, seats: Iterable[int]) -> None:
+        """A hand or match is over: its "your turn" DMs have had their day."""
+        for seat in seats:
+            old = self._dm_pings.pop((table.id, seat), None)
+            if old is not None:
+                await self._delete(*old)
 
     async def _ping_in_channel(self, table: Table, seat: int) -> None:
         """Mention the player whose turn it is; their previous such message goes, so the

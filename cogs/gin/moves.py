@@ -157,6 +157,7 @@ class Moves:
         assert match is not None
         action = outcome.action
         notes = self.display.notes
+        self.display.acted(table, outcome.seat)
         if action.kind is not ActionKind.LEAVE:
             notes[(table.id, outcome.seat)] = done_text(outcome)
         if outcome.finished_hand is not None:

@@ -82,3 +82,9 @@ async def bot(world: World) -> AsyncIterator[GinBot]:
             await gin_bot.close()
             await task
     assert world.fake.unknown_routes == []
+
+
+def looked_away(bot: GinBot) -> None:
+    """Every player counts as having looked away: their turns get a "your turn" ping even
+    right after their own move (test players move far faster than people)."""
+    bot.get_cog("GinCog").display.looking_seconds = 0.0  # type: ignore[union-attr]

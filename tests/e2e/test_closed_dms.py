@@ -11,7 +11,7 @@ from collections import Counter
 
 from bot.client import GinBot
 from bot.tables import Table
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle, start_game
 from tests.fakediscord import FakeDiscord, Message, User
@@ -132,6 +132,7 @@ async def test_dms_closed_for_the_player_who_starts(world: World, bot: GinBot) -
 async def test_dms_close_in_the_middle_of_a_match(world: World, bot: GinBot) -> None:
     """Alice closes her DMs mid-hand: she is told once, as soon as a DM fails, and finishes
     the match through private replies."""
+    looked_away(bot)  # a player who looked away
     fake = world.fake
     game = Game(world, bot)
     # To 100: one lucky hand could end a match to 50 before Alice's DMs are ever tried.

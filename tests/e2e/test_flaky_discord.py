@@ -15,7 +15,7 @@ import pytest
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.tables import Table
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import advance, public_is_quiet, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
@@ -113,6 +113,7 @@ async def test_an_answer_stuck_behind_a_long_429_still_shows_the_move(
 
 
 async def test_one_503_on_the_next_players_buttons_is_mended(world: World, bot: GinBot) -> None:
+    looked_away(bot)  # a player who looked away
     fake = world.fake
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob)
