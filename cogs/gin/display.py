@@ -506,13 +506,8 @@ class TableDisplay:
                 continue
             hand_over = record.number < match.hand_number or match.is_over
             public = display.get("public")
-            if hand_over and public is not None and display.get("public_hand") == record.number:
-                what = "round" if match.mode_name == "elimination" else "hand"
-                over = Panel(
-                    f"Gin Rummy · {what} {record.number} is over",
-                    "See the showdown below.",
-                )
-                await self._edit(int(table.channel_id), public, [embed(over)], None)
+            # The hand's table message becomes its (last) showdown: one message per hand.
+            merge = hand_over and public is not None and display.get("public_hand") == record.number
             panel = embed(
                 showdown_panel(match, record.number, record.result, record.board),
                 SHOWDOWN_COLOUR,
@@ -523,7 +518,15 @@ class TableDisplay:
             if files:
                 public_panel.set_image(url=f"attachment://{files[0].filename}")
             payload = message_payload([public_panel], None)
-            await self._post(table, key, payload, after=self._channel_anchor(table), files=files)
+            if merge:
+                assert public is not None
+                await edit_message(self.client, int(table.channel_id), public, payload, files)
+                self._shown[public] = fingerprint(payload)
+                display["showdown_shown"] = public  # the table's edits leave it alone now
+            else:
+                await self._post(
+                    table, key, payload, after=self._channel_anchor(table), files=files
+                )
             if hand_over:
                 display["shown_hands"] = record.number
                 display.pop("shown_boards", None)
@@ -567,7 +570,11 @@ class TableDisplay:
             await self._post(table, "over", payload, after=self._channel_anchor(table))
             display["final_posted"] = True
         public = display.get("public")
-        if public is not None and display.get("public_hand") == table.match.hand_number:
+        if (
+            public is not None
+            and display.get("public_hand") == table.match.hand_number
+            and display.get("showdown_shown") != public
+        ):
             await self._edit(
                 int(table.channel_id),
                 public,
@@ -611,6 +618,8 @@ class TableDisplay:
             display["public_hand"] = table.match.hand_number
             self._shown[message_id] = fingerprint(payload)
             return
+        if display.get("showdown_shown") == display["public"]:
+            return  # it shows the hand's showdown now; the next hand gets a table of its own
         if table.lock.locked():
             return  # a move is being committed: its own sync shows it
         # Spectators don't need every move the instant it happens: at most one edit of the

@@ -30,16 +30,24 @@ NO_MENTIONS: Payload = {"parse": []}
 
 
 async def edit_message(
-    client: discord.Client, channel_id: int, message_id: int, payload: Payload
+    client: discord.Client,
+    channel_id: int,
+    message_id: int,
+    payload: Payload,
+    files: Sequence[Attachment] = (),
 ) -> None:
-    """Edit a message; it notifies nobody."""
+    """Edit a message (its files, when given, replace the ones it had); it notifies nobody."""
     route = Route(
         "PATCH",
         "/channels/{channel_id}/messages/{message_id}",
         channel_id=channel_id,
         message_id=message_id,
     )
-    await client.http.request(route, json={**payload, "allowed_mentions": NO_MENTIONS})
+    body = {**payload, "allowed_mentions": NO_MENTIONS}
+    if not files:
+        await client.http.request(route, json=body)
+        return
+    await _with_files(client, route, body, files)
 
 
 async def send_message(
@@ -55,7 +63,16 @@ async def send_message(
     if not files:
         data = await client.http.request(route, json=body)
         return int(data["id"])
-    body["attachments"] = [{"id": i, "filename": f.filename} for i, f in enumerate(files)]
+    data = await _with_files(client, route, body, files)
+    return int(data["id"])
+
+
+async def _with_files(
+    client: discord.Client, route: Route, body: Payload, files: Sequence[Attachment]
+) -> Any:
+    """A request whose body comes with files, as Discord takes them: multipart, the JSON in
+    ``payload_json`` and each file in ``files[n]``."""
+    body = {**body, "attachments": [{"id": i, "filename": f.filename} for i, f in enumerate(files)]}
     uploads = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in files]
     form: list[dict[str, Any]] = [{"name": "payload_json", "value": discord.utils._to_json(body)}]
     for i, upload in enumerate(uploads):
@@ -68,11 +85,10 @@ async def send_message(
             }
         )
     try:
-        data = await client.http.request(route, form=form, files=uploads)
+        return await client.http.request(route, form=form, files=uploads)
     finally:
         for upload in uploads:
             upload.close()
-    return int(data["id"])
 
 
 @dataclass(frozen=True, slots=True)
