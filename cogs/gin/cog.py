@@ -24,6 +24,7 @@ from bot.render import (
     settings_panel,
     table_panel,
 )
+from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
 from cogs.gin.errors import COMMITTED, disarm, funnel, handle_error, send, update, watch
@@ -186,9 +187,55 @@ class GinCog(commands.Cog):
             server,
             opponent_is_bot=opponent.bot,
         )
-        panel = challenge_panel(
-            interaction.user.mention, opponent.mention, server, changed=set(overrides)
+        await self._post_challenge(interaction, table, opponent, server, set(overrides))
+
+    async def rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """The result's Rematch button: the same two players, the same settings; the other
+        player still accepts."""
+        row = await self.service.store.get_table(table_id)
+        user = str(interaction.user.id)
+        if row is None or row.mode != "classic" or row.vs_bot or not row.opponent_id:
+            raise TableError("That match can't be replayed: start one with `/gin challenge`.")
+        if user not in (row.challenger_id, row.opponent_id):
+            raise TableError(
+                "Only the two players of that match can ask for a rematch. Start your own "
+                "with `/gin challenge`."
+            )
+        if str(interaction.channel_id) != row.channel_id:
+            raise TableError("A rematch is played where the match was: use its channel.")
+        other_id = row.opponent_id if user == row.challenger_id else row.challenger_id
+        guild = interaction.guild
+        opponent: discord.Member | discord.User | None = (
+            guild.get_member(int(other_id)) if guild is not None else None
         )
+        if opponent is None:
+            try:
+                opponent = await self.bot.fetch_user(int(other_id))
+            except discord.HTTPException:
+                raise TableError(
+                    "I can't find your opponent any more: challenge someone with `/gin challenge`."
+                ) from None
+        server = ServerSettings.from_dict(row.settings)
+        table = await self.service.challenge(
+            str(interaction.guild_id),
+            str(interaction.channel_id),
+            player_of(interaction.user),
+            player_of(opponent),
+            server,
+        )
+        await self._post_challenge(interaction, table, opponent, server, set())
+
+    async def _post_challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        opponent: discord.Member | discord.User,
+        server: ServerSettings,
+        changed: set[str],
+    ) -> None:
+        """The public challenge with its Accept / Decline buttons; the table is withdrawn if
+        it cannot be shown."""
+        panel = challenge_panel(interaction.user.mention, opponent.mention, server, changed=changed)
         try:
             response = await send(
                 interaction,

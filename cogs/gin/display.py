@@ -42,7 +42,7 @@ from cogs.gin.rest import (
     recent_messages,
     send_message,
 )
-from cogs.gin.views import embed, hand_view, public_view
+from cogs.gin.views import embed, hand_view, public_view, rematch_view
 
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 
@@ -563,7 +563,7 @@ class TableDisplay:
         if not display.get("final_posted"):
             await self._clear_channel_pings(table)
             panel = match_over_panel(table.match, table.match.result)
-            payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], None)
+            payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], rematch_view(table))
             human = [table.players[seat].id for seat in table.human_seats]
             payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)
             payload["allowed_mentions"] = only_users(human)

@@ -247,6 +247,49 @@ class ChallengeButton(
 SHOW_PARTS = re.compile(rf"(?P<table>{ID})")
 
 
+class RematchButton(
+    _Strict,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gin:rm:(?P<rest>.*)",
+):
+    """On a two-player match's result: challenge the same opponent with the same settings."""
+
+    def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
+        custom_id = custom_id or f"gin:rm:{table_id}"
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=custom_id
+            )
+        )
+        self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:rm:"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> RematchButton:
+        return cls(0, custom_id=match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if await self.refuse_unknown(interaction):
+            return
+        assert self.parts is not None
+        async with funnel(interaction):
+            await _cog(interaction).rematch(interaction, int(self.parts["table"]))
+
+
+def rematch_view(table: Table) -> discord.ui.View | None:
+    """A Rematch button under the result of a two-player match between people."""
+    if table.mode_name != "classic" or table.bot_seats:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table.id))
+    return view
+
+
 class ShowHandButton(
     _Strict,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -507,4 +550,5 @@ DYNAMIC_ITEMS = (
     PageButton,
     LobbyButton,
     ShowHandButton,
+    RematchButton,
 )

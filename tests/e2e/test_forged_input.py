@@ -74,6 +74,9 @@ def forged_ids(table_id: int, move: int) -> list[tuple[str, int, list[str] | Non
         (f"gin:lb:{table_id}:join", BUTTON, None),
         (f"gin:lb:{big}:start", BUTTON, None),
         (f"gin:lb:{table_id}:team3", BUTTON, None),
+        ("gin:rm:", BUTTON, None),
+        ("gin:rm:abc", BUTTON, None),
+        ("gin:rm:424242", BUTTON, None),  # no such match
         ("gin:show:", BUTTON, None),
         ("gin:show:abc", BUTTON, None),
         (f"gin:show:{big}", BUTTON, None),
