@@ -352,10 +352,18 @@ class Hand:
 
     def public_actions(self) -> list[Action]:
         """The actions as a spectator saw them: a card taken from the discard pile is named, a
-        card drawn from the stock is not, and the knock discard stays face down."""
-        pile = [] if self.first_upcard is None else [self.first_upcard]
-        seen: list[Action] = []
-        for action in self.actions:
+        card drawn from the stock is not, and the knock discard stays face down.
+
+        Worked out once per action: the screens of a long round read it at every move, so
+        the answer is kept (outside the hand's fields) and extended as actions are added."""
+        cache: tuple[list[Action], list[Card], list[Action]] | None
+        cache = self.__dict__.get("_public")
+        actions = self.actions
+        if cache is None or not _extends(cache[2], actions):
+            start: list[Card] = [] if self.first_upcard is None else [self.first_upcard]
+            cache = ([], start, [])
+        seen, pile, source = cache
+        for action in actions[len(seen) :]:
             card: Card | None = None
             if action.kind is ActionKind.DRAW_DISCARD and pile:
                 card = pile.pop()
@@ -364,7 +372,9 @@ class Hand:
                 if card is not None:
                     pile.append(card)
             seen.append(Action(action.kind, action.seat, card))
-        return seen
+            source.append(action)
+        self.__dict__["_public"] = cache
+        return list(seen)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -709,3 +719,8 @@ def _card_or_none(card: Card | None) -> int | None:
 
 def _deck_or_none(value: int | None) -> Card | None:
     return None if value is None else DECK[value]
+
+
+def _extends(done: list[Action], actions: list[Action]) -> bool:
+    """Whether ``actions`` begins with exactly the actions ``done`` was worked out from."""
+    return len(done) <= len(actions) and (not done or actions[len(done) - 1] is done[-1])

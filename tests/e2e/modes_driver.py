@@ -139,9 +139,11 @@ class Seats:
         before: Callable[[Match, int, Hand], None] | None = None,
         after: Callable[[Match, Action], Awaitable[None]] | None = None,
         stop: Callable[[Match], bool] | None = None,
+        chooser: Callable[[Match, int, random.Random], Action] | None = None,
     ) -> int:
         """Play the people's moves to the end of the match (bots play their own), choosing
-        among the boards to act at random; ``via``: command, button, or mixed."""
+        among the boards to act at random; ``via``: command, button, or mixed. ``chooser``
+        picks each move instead of the test players (say, the bot's own play)."""
         assert self.table is not None
         table = self.table
         rng = random.Random(seed)
@@ -168,7 +170,7 @@ class Seats:
             round_moves += 1
             # Careful players can lock each other's cards for ever: then play loosely.
             chosen = style if round_moves < 60 else ("random" if rng.random() < 0.5 else "hunter")
-            action = choose(board, chosen, rng)
+            action = chooser(self.match, seat, rng) if chooser else choose(board, chosen, rng)
             way = via if via != "mixed" else rng.choice(["command", "button"])
             result = await (self.command(action) if way == "command" else self.button(action))
             assert "⚠️" not in result.text, f"{action}: {result.text}"
