@@ -8,13 +8,14 @@ with light compression, which keeps a render to a few milliseconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.art.cards import CARD_BOX, Font, face_image, png
-from bot.gin.cards import Card
+from bot.gin.cards import DECK, Card
 from bot.gin.hand import Hand, HandResult, Outcome
 
 MAX_WIDTH = 1200
@@ -155,7 +156,7 @@ def _result_line(
     return f"{knocker} goes {went} · {defender} {kept} · {knocker} scores {points}"
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)  # a showdown is posted once; the cache serves retries
 def render_showdown(picture: ShowdownPicture) -> bytes:
     """The picture as PNG bytes, cached: a showdown is shown to several people at once."""
     return draw_showdown(picture)
@@ -164,6 +165,24 @@ def render_showdown(picture: ShowdownPicture) -> bytes:
 # --- drawing ---------------------------------------------------------------------------
 
 Tile = tuple[Card, str]  # a card and how it is drawn: "meld", "laid" (outlined) or "dead" (dim)
+
+
+ARTIST = ThreadPoolExecutor(max_workers=1, thread_name_prefix="art")
+"""The one thread pictures are drawn on: off the event loop, one at a time, so drawing never
+crowds the moves out and its memory stays in one place."""
+
+
+def warm_up() -> None:
+    """Draw one picture, uncached, so the fonts and card tiles every picture needs are made
+    at start-up rather than at the first showdown of the day."""
+    cards = DECK[:3], DECK[13:16]
+    picture = ShowdownPicture(
+        "Warming up",
+        SeatPicture("A", (tuple(cards[0]),), (), 0),
+        SeatPicture("B", (tuple(cards[1]),), (DECK[30],), DECK[30].value),
+        "",
+    )
+    draw_showdown(picture)
 
 
 def draw_showdown(picture: ShowdownPicture) -> bytes:

@@ -28,7 +28,7 @@ import aiohttp
 import discord
 import orjson
 
-from bot.art.showdown import picture_from_result, render_showdown
+from bot.art.showdown import ARTIST, picture_from_result, render_showdown
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
@@ -549,7 +549,8 @@ class TableDisplay:
         if picture is None:
             return []
         try:
-            data = await asyncio.to_thread(render_showdown, picture)
+            loop = asyncio.get_running_loop()
+            data = await loop.run_in_executor(ARTIST, render_showdown, picture)
         except Exception:
             log.exception(
                 "table %s: could not draw the showdown of hand %s", table.id, record.number

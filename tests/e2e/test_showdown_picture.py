@@ -31,6 +31,8 @@ async def play_hands(game: Game, hands: int) -> None:
 
 
 async def test_a_showdown_carries_its_picture(world: World, bot: GinBot) -> None:
+    on = await world.fake.slash(world.alice, world.channel, "gin settings set", images=True)
+    assert "Showdown pictures:** on" in on.text, on.text
     game = Game(world, bot)
     await start_game(game, world.alice, world.bob)
     await play_hands(game, 1)
