@@ -12,8 +12,8 @@ import discord
 from discord.backoff import ExponentialBackoff
 from discord.ext import commands
 
+from bot.art.artist import ARTIST
 from bot.art.cards import CardImages
-from bot.art.showdown import ARTIST, warm_up
 from bot.config import Config
 from bot.emojis import CardEmojis
 from bot.store import SqliteStore
@@ -67,7 +67,6 @@ class GinBot(commands.Bot):
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()
-        self._warm_up: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -78,7 +77,7 @@ class GinBot(commands.Bot):
         await self.sync_commands()
         if self.config.card_emojis:  # in the background: play never waits for emojis
             self.card_emojis.start_sync(self, CardImages())
-        self._warm_up = asyncio.get_running_loop().run_in_executor(ARTIST, warm_up)
+        ARTIST.start()  # the showdown pictures' worker, warming up in the background
         settle_garbage_collector()
 
     async def sync_commands(self) -> None:
@@ -128,9 +127,6 @@ class GinBot(commands.Bot):
     async def _shutdown(self) -> None:
         self.closing.set()
         self.card_emojis.stop()
-        if self._warm_up is not None:
-            with contextlib.suppress(Exception):
-                await self._warm_up  # a thread cannot be stopped: let it finish
         log.info("shutting down: finishing moves in flight")
         for cog in self.cogs.values():
             drain = getattr(cog, "drain", None)

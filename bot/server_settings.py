@@ -25,7 +25,7 @@ class ServerSettings:
     challenge_seconds: int = 300
     hints: bool = True
     provisional_matches: int = 3
-    images: bool = False  # a picture of each showdown (off: it costs the load targets)
+    images: bool = True  # a picture of each showdown, attached to its message
 
     def checked(self, names: set[str] | None = None) -> ServerSettings:
         """Raise SettingsError with a clear message when a value (of ``names``) is out of bounds."""

@@ -28,7 +28,8 @@ import aiohttp
 import discord
 import orjson
 
-from bot.art.showdown import ARTIST, picture_from_result, render_showdown
+from bot.art.artist import ARTIST
+from bot.art.showdown import picture_from_result
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
@@ -549,8 +550,7 @@ class TableDisplay:
         if picture is None:
             return []
         try:
-            loop = asyncio.get_running_loop()
-            data = await loop.run_in_executor(ARTIST, render_showdown, picture)
+            data = await ARTIST.showdown(picture)
         except Exception:
             log.exception(
                 "table %s: could not draw the showdown of hand %s", table.id, record.number

@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import math
 import os
 import random
@@ -43,6 +44,7 @@ TARGET_P99_MS = 50.0
 TARGET_MOVES_PER_S = 300.0
 TARGET_KB_PER_TABLE = 100.0
 TARGET_KB_PER_BIG_TABLE = 200.0  # a table of 14
+TARGET_PICTURE_P99_MS = 30.0
 
 # Move components on a DM hand message: gin:mv:{table}:{move}:{kind} / gin:sel:{table}:{move}:…
 MOVE_ID = re.compile(r"gin:(?:mv|sel):(\d+):(\d+):(\w+)")
@@ -307,6 +309,20 @@ class BotProcess:
                     return int(line.split()[1])
         raise KeyError(field_name)
 
+    def children_rss_kb(self) -> int:
+        """RSS of the bot's child processes (the showdown pictures' worker)."""
+        if not self.own_process:
+            return 0
+        try:
+            children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        except OSError:
+            return 0
+        total = 0
+        for child in children:
+            with contextlib.suppress(OSError, KeyError, ValueError):
+                total += BotProcess(int(child), own_process=True).status_kb("VmRSS")
+        return total
+
     def cpu_seconds(self) -> float:
         if not self.own_process:
             return time.process_time()
@@ -317,9 +333,10 @@ class BotProcess:
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    fake: FakeDiscord, db_path: Path, log_path: Path
+    fake: FakeDiscord, db_path: Path, log_path: Path, figures_path: Path
 ) -> AsyncIterator[BotProcess]:
     env = {
+        "GIN_BENCH_FIGURES": str(figures_path),
         **os.environ,
         **fake.env(),
         "DISCORD_TOKEN": TOKEN,
@@ -332,7 +349,7 @@ async def bot_process(
             sys.executable,
             "-m",
             "tests.fakediscord.bootstrap",
-            "bot",
+            "tests.e2e.benchbot",
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -440,6 +457,10 @@ class Figures:
     here_cpu_s: float = 0.0
     bot_log: str = ""
     requests: Counter[str] = field(default_factory=Counter)  # REST calls while playing
+    pictures: int = 0  # showdown pictures the bot attached while playing
+    picture_draw_ms: list[float] = field(default_factory=list)
+    picture_wait_ms: list[float] = field(default_factory=list)
+    worker_rss_kb: int = 0
 
     @property
     def counted_calls(self) -> int:
@@ -514,6 +535,7 @@ async def run_benchmark(
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
         db_path = workdir / "gin.sqlite3"
         log_path = workdir / "bot.log"
+        figures_path = workdir / "figures.json"
         fake = FakeDiscord(token=TOKEN)
         await fake.start()
         try:
@@ -525,7 +547,7 @@ async def run_benchmark(
             starter = (
                 bot_in_process(fake, db_path)
                 if in_process
-                else bot_process(fake, db_path, log_path)
+                else bot_process(fake, db_path, log_path, figures_path)
             )
             async with starter as bot:
                 try:
@@ -543,6 +565,10 @@ async def run_benchmark(
             await fake.stop()
         if log_path.exists():
             figures.bot_log = log_path.read_text(errors="replace").strip()
+        if figures_path.exists():
+            drawn = json.loads(figures_path.read_text())
+            figures.picture_draw_ms = drawn["draw_ms"]
+            figures.picture_wait_ms = drawn["wait_ms"]
     return figures
 
 
@@ -600,6 +626,10 @@ async def _measure(
     figures.requests = fake.rest.requests - requests_before
     figures.open_rss_kb = bot.status_kb("VmRSS")
     figures.peak_kb = bot.status_kb("VmHWM")
+    figures.worker_rss_kb = bot.children_rss_kb()
+    figures.pictures = sum(
+        1 for a in fake.store.attachments.values() if a.filename.startswith("showdown-")
+    )
     for run in runs:
         figures.moves += run.moves
         figures.latencies_ms.extend(x * 1000.0 for x in run.latencies)
@@ -680,6 +710,7 @@ def report(f: Figures) -> str:
             f"{f.counted_calls / max(f.moves, 1):.2f}",
         ),
         _row("memory per open table (dealt only)", f"{dealt_kb:.1f} KB"),
+        *_picture_rows(f),
         "",
         "diagnostics:",
         f"  answer → next buttons shown (bot's follow-up work): median "
@@ -722,6 +753,28 @@ def report(f: Figures) -> str:
         lines.append(f"bot log: {len(logged)} lines; the last ones:")
         lines.extend("  " + line for line in logged[-5:])
     return "\n".join(lines)
+
+
+def _picture_rows(f: Figures) -> list[str]:
+    if not f.pictures and not f.picture_draw_ms:
+        return [_row("showdown pictures attached", "0")]
+    draw, wait = f.picture_draw_ms, f.picture_wait_ms
+    p99 = percentile(draw, 99.0)
+    return [
+        _row("showdown pictures attached", f"{f.pictures}"),
+        _row(
+            "picture drawing, median / p99",
+            f"{statistics.median(draw) if draw else math.nan:.1f} / {p99:.1f} ms",
+            "p99 < 30 ms",
+            p99 < TARGET_PICTURE_P99_MS,
+        ),
+        _row(
+            "bot's wait for a picture, median / p99",
+            f"{statistics.median(wait) if wait else math.nan:.1f} / "
+            f"{percentile(wait, 99.0):.1f} ms",
+        ),
+        _row("picture worker process RSS (fixed)", f"{f.worker_rss_kb / 1024:.1f} MB"),
+    ]
 
 
 def _row(label: str, value: str, target: str = "", ok: bool | None = None) -> str:

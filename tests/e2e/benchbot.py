@@ -1,0 +1,28 @@
+"""The bot as the load benchmark runs it: ``python -m bot``, and at exit the showdown pictures'
+drawing times written, as JSON, to the file ``GIN_BENCH_FIGURES`` names.
+
+The times are the bot's own (its artist measured them while it served the tables), so the
+benchmark reports what the bot saw, not a drawing redone elsewhere.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import runpy
+from pathlib import Path
+
+from bot.art.artist import ARTIST
+
+
+def write_figures() -> None:
+    path = os.environ.get("GIN_BENCH_FIGURES")
+    if path:
+        figures = {"draw_ms": list(ARTIST.draw_ms), "wait_ms": list(ARTIST.wait_ms)}
+        Path(path).write_text(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    atexit.register(write_figures)
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
