@@ -86,10 +86,17 @@ def scores_line(match: Match) -> str:
             text = "Out (safe): " + ", ".join(out) + " · " + text
         return text
     if mode == "teams":
-        a, b = (f"{side_name(match, s)} {match.scores[s]}" for s in (0, 1))
-        return f"{a} · {b} (to {match.settings.team_target})"
-    totals = " · ".join(f"{p.name} {match.scores[s]}" for s, p in enumerate(match.players))
-    return f"{totals} (to {match.settings.target})"
+        a, b = (f"{side_name(match, s)} {_points(match, s)}" for s in (0, 1))
+        return f"{a} · {b} · to {match.settings.team_target}"
+    totals = " · ".join(f"{p.name} {_points(match, s)}" for s, p in enumerate(match.players))
+    return f"{totals} · to {match.settings.target}"
+
+
+def _points(match: Match, side: int) -> str:
+    """A side's points toward the target and its boxes (hands won) so far: `22 (1 box)`."""
+    boxes = match.hands_won[side]
+    won = f" ({boxes} box{'es' if boxes != 1 else ''})" if boxes else ""
+    return f"{match.scores[side]}{won}"
 
 
 # --- the private hand ---------------------------------------------------------------------
@@ -452,13 +459,16 @@ def _elimination_seats(match: Match, hand: Hand) -> str:
 # --- the showdown and the end of the match ------------------------------------------------
 
 
-def showdown_panel(match: Match, number: int, result: HandResult, board: int = 0) -> Panel:
+def showdown_panel(
+    match: Match, number: int, result: HandResult, board: int = 0, face: Face = str
+) -> Panel:
     """Both hands, the lay-offs, the deadwood and the score, with its reason; in elimination
     the player who went out, with their melds; for teams, which game, and once both games
-    are done the team's score for the hand."""
+    are done the team's score for the hand. ``face`` draws the cards (emojis, or text
+    beside a picture that shows them)."""
     names = [p.name for p in match.players]
     if match.mode_name == "elimination":
-        return _gin_out_panel(match, number, result)
+        return _gin_out_panel(match, number, result, face)
     label = f"Hand {number}" + (f", game {board + 1}" if match.mode_name == "teams" else "")
     title = f"{label}: " + _headline(names, result)
     footer = scores_line(match)
@@ -471,15 +481,17 @@ def showdown_panel(match: Match, number: int, result: HandResult, board: int = 0
     lines = []
     if result.knocker_arrangement is not None:
         lines.append(
-            f"**{knocker}:** {arrangement_text(result.knocker_arrangement)} — deadwood "
+            f"**{knocker}:** {arrangement_text(result.knocker_arrangement, face)} — deadwood "
             f"{result.knocker_deadwood}"
         )
     if result.defender_arrangement is not None:
-        own = arrangement_text(result.defender_arrangement)
+        own = arrangement_text(result.defender_arrangement, face)
         lines.append(f"**{defender}:** {own} — deadwood {result.defender_deadwood}")
     if result.layoffs and result.knocker_arrangement is not None:
         melds = result.knocker_arrangement.melds
-        laid = ", ".join(f"{card} on {format_cards(melds[i])}" for card, i in result.layoffs)
+        laid = ", ".join(
+            f"{face(card)} on {' '.join(face(c) for c in melds[i])}" for card, i in result.layoffs
+        )
         lines.append(f"{defender} laid off {laid}.")
     elif result.outcome in (Outcome.GIN, Outcome.BIG_GIN):
         lines.append("No lay-offs against gin.")
@@ -491,13 +503,13 @@ def showdown_panel(match: Match, number: int, result: HandResult, board: int = 0
     return Panel(title, "\n".join(lines), footer)
 
 
-def _gin_out_panel(match: Match, number: int, result: HandResult) -> Panel:
+def _gin_out_panel(match: Match, number: int, result: HandResult, face: Face = str) -> Panel:
     assert result.winner is not None
     name = match.players[result.winner].name
     place = match.out.index(result.winner) + 1 if result.winner in match.out else 1
     lines = []
     if result.knocker_arrangement is not None:
-        lines.append(f"**{name}:** {arrangement_text(result.knocker_arrangement)}")
+        lines.append(f"**{name}:** {arrangement_text(result.knocker_arrangement, face)}")
     if result.knock_discard is not None:
         lines.append(f"{name} discarded {result.knock_discard} face down.")
     left = len(match.in_play)

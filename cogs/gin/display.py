@@ -19,7 +19,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -150,7 +150,6 @@ class TableDisplay:
         self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
         self._acted: dict[tuple[int, int], float] = {}  # (table, seat) -> when they last moved
         self.looking_seconds = LOOKING_SECONDS
-        self._dm_pings: dict[tuple[int, int], tuple[int, int]] = {}  # -> (DM channel, message)
         # Tables loaded at start-up: a message they post may have been posted before a crash
         # that came before its id was saved, so the channel is checked before posting.
         self._recovering: set[int] = set()
@@ -225,7 +224,7 @@ class TableDisplay:
         )
         embeds = [embed(panel)]
         view = hand_view(table, seat, faces.card_emoji)
-        payload = message_payload(embeds, view)
+        payload = {"content": "", **message_payload(embeds, view)}  # no turn alert's text
         rendered = PrivateHand(key, embeds, view, payload, fingerprint(payload))
         self._hands[(table.id, seat)] = rendered
         return rendered
@@ -320,7 +319,6 @@ class TableDisplay:
             self._channel_pings.pop((table.id, seat), None)
             self._dm_failures.pop((table.id, seat), None)
             self._acted.pop((table.id, seat), None)
-            self._dm_pings.pop((table.id, seat), None)
             self._shown.pop(_reply_ref(table, seat), None)
             self._keys.pop(_reply_ref(table, seat), None)
         display = table.display
@@ -420,11 +418,12 @@ class TableDisplay:
                 )
             for seat in table.human_seats:  # the bot needs no private message
                 if match.board_of(seat) is not None:  # sitting out or out: nothing new
+                    step = self._alert if self._alert_due(table, seat) else self._update_private
                     done = (
                         await self._step(
                             table,
                             f"the hand of seat {seat}",
-                            lambda seat=seat: self._update_private(table, seat),  # type: ignore[misc]
+                            lambda seat=seat, step=step: step(table, seat),  # type: ignore[misc]
                         )
                         and done
                     )
@@ -510,13 +509,17 @@ class TableDisplay:
             # The hand's table message becomes its (last) showdown: one message per hand.
             merge = hand_over and public is not None and display.get("public_hand") == record.number
             panel = embed(
-                showdown_panel(match, record.number, record.result, record.board),
+                showdown_panel(match, record.number, record.result, record.board, self.faces.card),
                 SHOWDOWN_COLOUR,
             )
             key = f"s{record.number}" + (f"b{record.board}" if record.board else "")
             files = await self._showdown_picture(table, record)
-            public_panel = panel.copy()
-            if files:
+            public_panel = panel
+            if files:  # the picture shows the cards; the text beside it names them
+                public_panel = embed(
+                    showdown_panel(match, record.number, record.result, record.board),
+                    SHOWDOWN_COLOUR,
+                )
                 public_panel.set_image(url=f"attachment://{files[0].filename}")
             payload = message_payload([public_panel], None)
             if merge:
@@ -534,10 +537,9 @@ class TableDisplay:
             else:
                 display["shown_boards"] = [*boards, record.board]
             seats = set(record.seats)
-            await self._clear_dm_pings(table, seats)
             for seat, entry in display.get("hands", {}).items():
                 if entry.get("hand") == record.number and int(seat) in seats:
-                    await self._edit(entry["channel"], entry["message"], [panel], None)
+                    await self._edit_hand(entry, [panel], None)
 
     async def _showdown_picture(self, table: Table, record: HandRecord) -> list[Attachment]:
         """The showdown as a picture, when the server wants pictures and the hand had a
@@ -582,7 +584,6 @@ class TableDisplay:
                 [embed(table_panel(table.match, self.faces.card))],
                 None,
             )
-        await self._clear_dm_pings(table, table.human_seats)
         showed = any(r.number == table.match.hand_number for r in table.match.history)
         result = embed(match_over_panel(table.match, table.match.result), SHOWDOWN_COLOUR)
         sent = display.setdefault("result_dms", [])
@@ -591,7 +592,7 @@ class TableDisplay:
             if entry and entry.get("hand") == table.match.hand_number and not showed:
                 # Ended mid-hand (a resignation, a forfeit): the hand loses its buttons.
                 rendered = self.private_hand(table, seat)
-                await self._edit(entry["channel"], entry["message"], rendered.embeds, None)
+                await self._edit_hand(entry, rendered.embeds, None)
             if entry and seat not in sent:  # the result, a DM of its own that stays
                 payload = message_payload([result], None)
                 await self._post(table, f"r{seat}", payload, channel_id=entry["channel"])
@@ -737,13 +738,17 @@ class TableDisplay:
         self._shown[ref] = rendered.shown
         self._keys[ref] = rendered.key
 
-    async def send_private(self, table: Table, seat: int, *, again: bool = False) -> bool:
+    async def send_private(
+        self, table: Table, seat: int, *, again: bool = False, alert: str = "", key: str = ""
+    ) -> bool:
         """Send the player a new private hand message by DM; False when their DMs are closed.
         Other failures are raised: the caller decides whether to try again. ``again``: the
-        player asked for a fresh copy of the hand they have (`/gin hand`)."""
+        player asked for a fresh copy of the hand they have (`/gin hand`); ``alert``: the
+        text of a turn alert, posted once under ``key``."""
         assert table.match is not None
         display = table.display
         rendered = self.private_hand(table, seat)
+        payload = {**rendered.payload, "content": alert} if alert else rendered.payload
         channel_id = await self._dm_channel(table, seat)
         if channel_id is None:
             return False
@@ -752,10 +757,10 @@ class TableDisplay:
         after = int(old["message"]) if old else 0
         try:
             if again:
-                message_id = await send_message(self.client, channel_id, rendered.payload)
+                message_id = await send_message(self.client, channel_id, payload)
             else:
-                key = f"h{number}:{seat}"
-                message_id = await self._post(table, key, rendered.payload, channel_id, after)
+                key = key or f"h{number}:{seat}"
+                message_id = await self._post(table, key, payload, channel_id, after)
         except discord.Forbidden as error:
             if error.code != CLOSED_DMS:
                 log.warning("DM to seat %s of table %s refused: %s", seat, table.id, error)
@@ -769,8 +774,12 @@ class TableDisplay:
         self._shown[message_id] = rendered.shown
         self._keys[message_id] = rendered.key
         display.get("dm_closed", {}).pop(str(seat), None)
+        turn = self._turn_begun(table, seat, first_too=True)
+        if turn is not None:  # a hand sent fresh on the player's turn is that turn's alert
+            self._pinged[(table.id, turn[0])] = turn[1]
         if old and old.get("hand") == number and old.get("message") != message_id:
-            # The same hand re-sent (/gin hand): the older copy's buttons would only be stale.
+            # The same hand re-sent (a turn alert, /gin hand): the older copy's buttons
+            # would only be stale.
             await self._delete(old["channel"], old["message"])
             self._shown.pop(old["message"], None)
             self._keys.pop(old["message"], None)
@@ -802,63 +811,83 @@ class TableDisplay:
         except discord.HTTPException:
             log.warning("could not tell table %s about closed DMs", table.id)
 
-    async def _ping_turn(self, table: Table) -> None:
-        """A short DM when the turn passes to a player, so they get a notification; for a
-        player whose DMs are closed, a mention in the channel instead. One per board."""
+    def _turn_begun(
+        self, table: Table, seat: int, *, first_too: bool = False
+    ) -> tuple[int, str] | None:
+        """(board, turn key) when this seat's turn has begun since its last notice; not
+        mid-turn, and not at a hand's first move unless ``first_too`` (a new hand's DM is
+        its own notice)."""
         match = table.match
         assert match is not None
-        if table.lock.locked():
-            return  # a move is being committed: its own sync announces the turn it gives
-        bots = set(table.bot_seats)
-        for index, hand in enumerate(match.boards):
-            if hand.is_over or hand.turn in bots:
-                continue
-            seat = hand.turn
-            closed = table.display.get("dm_closed", {}).get(str(seat)) == match.hand_number
-            if not hand.actions and not closed:
-                continue  # a new hand's private message is the notification
-            if hand.actions and hand.actions[-1].seat == seat:
-                continue
-            key = f"{match.hand_number}:{len(hand.actions)}"
-            if self._pinged.get((table.id, index)) == key:
-                continue
-            if not closed and self._looking(table, seat):
-                self._pinged[(table.id, index)] = key  # their hand's new buttons will do
-                continue
-            await self._ping(table, seat, closed)
-            # Kept in memory once sent: a restart at worst pings once more; a failure above
-            # leaves it unset, so the retried sync sends it.
-            self._pinged[(table.id, index)] = key
+        index = match.board_index(seat)
+        if index is None or seat in table.bot_seats:
+            return None
+        hand = match.boards[index]
+        if hand.is_over or hand.turn != seat or (not hand.actions and not first_too):
+            return None
+        if hand.actions and hand.actions[-1].seat == seat:
+            return None
+        key = f"{match.hand_number}:{len(hand.actions)}"
+        if self._pinged.get((table.id, index)) == key:
+            return None
+        return index, key
 
-    async def _ping(self, table: Table, seat: int, closed: bool) -> None:
-        if closed:
-            await self._ping_in_channel(table, seat)
-            return
-        channel_id = await self._dm_channel(table, seat)
-        if channel_id is None:
+    def _alert_due(self, table: Table, seat: int) -> bool:
+        """Whether this player's hand should come afresh as their turn's alert: their turn
+        began, their DMs are open, their hand of this hand is there, and they are not
+        watching (a watching player's hand is edited in place: its new buttons will do)."""
+        assert table.match is not None
+        if table.lock.locked():
+            return False  # a move is being committed: its own sync gives the turn
+        turn = self._turn_begun(table, seat)
+        if turn is None:
+            return False
+        number = table.match.hand_number
+        display = table.display
+        if display.get("dm_closed", {}).get(str(seat)) == number:
+            return False  # the channel's mention does it (``_ping_turn``)
+        entry = display.get("hands", {}).get(str(seat))
+        if not entry or entry.get("hand") != number:
+            return False  # the hand's first message is on its way
+        if self._looking(table, seat):
+            self._pinged[(table.id, turn[0])] = turn[1]
+            return False
+        return True
+
+    async def _alert(self, table: Table, seat: int) -> None:
+        """The turn alert is the hand itself: sent afresh with a line of text for the
+        notification, the older copy deleted, so the live buttons are the newest message
+        and nothing else is left behind. A hand that cannot be sent falls back as any DM."""
+        turn = self._turn_begun(table, seat)
+        if turn is None:
             return
         note = self.notes.get((table.id, seat), "")
         text = f"🃏 Your turn{_against(table, seat)} ({self.where(table)})."
         if note:
             text += f" {note}"
-        try:
-            message_id = await send_message(self.client, channel_id, {"content": text})
-        except discord.Forbidden:
-            await self._dms_closed(table, seat)
-            await self._ping_in_channel(table, seat)
-            return
-        # One ping at a time in a DM: the last one goes when the next comes.
-        old = self._dm_pings.get((table.id, seat))
-        self._dm_pings[(table.id, seat)] = (channel_id, message_id)
-        if old is not None:
-            await self._delete(*old)
+        sent = await self.send_private(table, seat, alert=text, key=f"t{turn[1]}:{seat}")
+        if sent:
+            # Kept in memory: a restart at worst alerts once more; a failure above leaves
+            # it unset, so the retried sync sends it.
+            self._pinged[(table.id, turn[0])] = turn[1]
+        else:
+            await self._ping_turn(table)  # the DMs just closed: the channel tells them
 
-    async def _clear_dm_pings(self, table: Table, seats: Iterable[int]) -> None:
-        """A hand or match is over: its "your turn" DMs have had their day."""
-        for seat in seats:
-            old = self._dm_pings.pop((table.id, seat), None)
-            if old is not None:
-                await self._delete(*old)
+    async def _ping_turn(self, table: Table) -> None:
+        """For a player whose DMs are closed, a mention in the channel when their turn comes
+        (one at a time); players with open DMs get their hand afresh instead (``_alert``)."""
+        match = table.match
+        assert match is not None
+        if table.lock.locked():
+            return  # a move is being committed: its own sync announces the turn it gives
+        for seat in table.human_seats:
+            if table.display.get("dm_closed", {}).get(str(seat)) != match.hand_number:
+                continue
+            turn = self._turn_begun(table, seat, first_too=True)
+            if turn is None:
+                continue
+            await self._ping_in_channel(table, seat)
+            self._pinged[(table.id, turn[0])] = turn[1]
 
     async def _ping_in_channel(self, table: Table, seat: int) -> None:
         """Mention the player whose turn it is; their previous such message goes, so the
@@ -889,6 +918,14 @@ class TableDisplay:
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.HTTPException):
             await message.delete()
+
+    async def _edit_hand(
+        self, entry: dict[str, Any], embeds: list[discord.Embed], view: discord.ui.View | None
+    ) -> bool:
+        """Edit a DM hand message; an alert's line of text goes with its turn."""
+        payload = {"content": "", **message_payload(embeds, view)}
+        shown = fingerprint(payload)
+        return await self._edit_payload(entry["channel"], entry["message"], payload, shown)
 
     async def _edit(
         self,

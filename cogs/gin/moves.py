@@ -191,7 +191,8 @@ class Moves:
         if record is None:
             rendered = self.display.private_hand(table, outcome.seat)
             return rendered.embeds, rendered.view
-        panel = showdown_panel(match, record.number, record.result, record.board)
+        faces = self.display.faces.card
+        panel = showdown_panel(match, record.number, record.result, record.board, faces)
         embeds = [embed(panel)]
         if match.is_over or in_dm or match.board_of(outcome.seat) is None:
             return embeds, None  # the new hand arrives as a new DM

@@ -114,6 +114,15 @@ def card_tokens(text: str) -> set[Card]:
     return cards
 
 
+def cards_as_text(text: str) -> str:
+    """The text with each card emoji (`<:gin_10H:123>`) written as its card (`10♥`)."""
+    return re.sub(
+        r"<a?:gin_(10|[2-9AJQK])([SHDC]):\d+>",
+        lambda m: str(parse_card(m.group(1) + EMOJI_SUITS[m.group(2)])),
+        text,
+    )
+
+
 def taken_from_pile(hand: Hand) -> set[Card]:
     """Cards taken from the discard pile this hand: everyone at the table saw them."""
     replay = Hand.deal(hand.seats, hand.dealer, hand.names, hand.settings, hand.seed)

@@ -113,22 +113,38 @@ async def test_an_answer_stuck_behind_a_long_429_still_shows_the_move(
 
 
 async def test_one_503_on_the_next_players_buttons_is_mended(world: World, bot: GinBot) -> None:
-    looked_away(bot)  # a player who looked away
+    """A player who is watching has their hand edited in place: one failed edit is mended."""
     fake = world.fake
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob)
     seat, action = await discard_position(game)
     waiting = dm_hand(fake, table, 1 - seat)
-    pings_before = len(fake.dm_messages(game.user(1 - seat)))
+    bot.get_cog("GinCog").display.acted(table, 1 - seat)  # type: ignore[union-attr]
     rule = fake.inject_fault("PATCH", f"/messages/{waiting.id}", status=503)
     result = await game.button(action)
     assert "⚠️" not in result.text, result.text
-    await game.wait_for_buttons(1 - seat)  # nobody moves: the display mends itself
+    mended = await game.wait_for_buttons(1 - seat)  # nobody moves: the display mends itself
     assert rule.hits == 1
-    await fake.wait_for(
-        lambda: len(fake.dm_messages(game.user(1 - seat))) > pings_before,
-        what="the turn notification",
-    )
+    assert mended.id == waiting.id
+
+
+async def test_one_503_on_the_next_players_turn_alert_is_mended(world: World, bot: GinBot) -> None:
+    """A player who looked away gets their hand afresh as the turn's alert: one failed
+    send is sent again, and the older copy goes once the new one is there."""
+    looked_away(bot)
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob)
+    seat, action = await discard_position(game)
+    waiting = dm_hand(fake, table, 1 - seat)
+    dm_channel = waiting.channel_id
+    rule = fake.inject_fault("POST", f"/channels/{dm_channel}/messages", status=503)
+    result = await game.button(action)
+    assert "⚠️" not in result.text, result.text
+    alert = await game.wait_for_buttons(1 - seat)  # nobody moves: the display mends itself
+    assert rule.hits == 1
+    assert alert.id != waiting.id and "🃏 Your turn" in alert.content
+    await fake.wait_for(lambda: waiting.deleted, what="the older copy of the hand to go")
 
 
 async def test_a_burst_of_429s_on_one_route_is_waited_out(world: World, bot: GinBot) -> None:

@@ -21,7 +21,13 @@ from bot.gin.match import Match
 from bot.tables import Table
 from tests.e2e.conftest import World
 from tests.e2e.driver import play_card
-from tests.e2e.helpers_inputs import card_tokens, revealed_at, settle, showdown_embed
+from tests.e2e.helpers_inputs import (
+    card_tokens,
+    cards_as_text,
+    revealed_at,
+    settle,
+    showdown_embed,
+)
 from tests.e2e.modes_driver import Seats, people
 from tests.e2e.test_privacy import component_text
 from tests.fakediscord import FakeDiscord, Message, payload_text
@@ -305,7 +311,7 @@ async def test_elimination_six_players_to_the_last_one(world: World, bot: GinBot
     assert match.out == [seat]
     await settle()
     showdown = next(m for m in fake.channel_messages(seats.channel) if m.text.startswith("Round 1"))
-    assert "7♠ 7♥ 7♥" in showdown.text and "1st place" in showdown.text
+    assert "7♠ 7♥ 7♥" in cards_as_text(showdown.text) and "1st place" in showdown.text
 
     async def after(match: Match, action: Action) -> None:
         await watch.check(match, action)

@@ -1,5 +1,6 @@
-"""A bot that never nags: at most one "your turn" DM at a time and none left behind, none for
-a player who is watching, and the result of a match as a DM of its own."""
+"""A bot that never nags: a turn's alert is the hand itself, sent afresh (the old copy goes),
+none for a player who is watching, nothing stale left behind, and the result of a match as a
+DM of its own."""
 
 from __future__ import annotations
 
@@ -12,13 +13,26 @@ from tests.fakediscord import FakeDiscord, Message, User
 PING = "🃏 Your turn"
 
 
-def pings(fake: FakeDiscord, user: User, *, deleted: bool = False) -> list[Message]:
-    """The turn pings the bot sent this user by DM (the live ones, or every one)."""
+def dms(fake: FakeDiscord, user: User) -> list[Message]:
+    """Every message the bot sent this user by DM, deleted ones too, oldest first."""
     channel = fake.store.dm_by_user.get(user.id)
     if channel is None:
         return []
-    messages = [fake.store.messages[i] for i in fake.store.channel_messages[channel.id]]
-    return [m for m in messages if PING in m.text and (deleted or not m.deleted)]
+    return [fake.store.messages[i] for i in fake.store.channel_messages[channel.id]]
+
+
+def pings(fake: FakeDiscord, user: User, *, deleted: bool = False) -> list[Message]:
+    """The turn alerts the bot sent this user by DM: hands sent with the alert's text (the
+    ones still there, or every one)."""
+    return [
+        m
+        for m in dms(fake, user)
+        if PING in str(m.versions[0].get("content") or "") and (deleted or not m.deleted)
+    ]
+
+
+def live_buttons(fake: FakeDiscord, user: User) -> list[Message]:
+    return [m for m in dms(fake, user) if not m.deleted and m.components]
 
 
 async def test_no_ping_for_a_player_who_just_moved(world: World, bot: GinBot) -> None:
@@ -39,28 +53,46 @@ async def test_no_ping_against_the_bot(world: World, bot: GinBot) -> None:
     assert not pings(world.fake, world.alice, deleted=True)
 
 
-async def test_one_ping_at_a_time_none_left_and_the_result_stays(world: World, bot: GinBot) -> None:
-    """Players who look away get a ping per turn; the old one goes when the next comes, the
-    last ones go with the hand, and the match's result is a DM that nothing overwrites."""
+async def test_each_turn_the_hand_comes_afresh_and_nothing_stale_stays(
+    world: World, bot: GinBot
+) -> None:
+    """Players who look away get their hand afresh at each turn, with the alert's text (the
+    older copy deleted), so the live buttons are always their newest DM; a hand's last copy
+    becomes its showdown, and the match's result is a DM that nothing overwrites."""
     looked_away(bot)  # everyone has looked away
     fake = world.fake
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
-    most_live = 0
     moves = 0
+    turns = {world.alice.id: 0, world.bob.id: 0}
     while not game.match.is_over:
+        hand = game.match.hand
+        before = (game.match.hand_number, hand.turn)
         await game.play_out(via="button", stop_after=1, seed=moves)
         moves += 1
-        await settle()  # the new ping sent, the old one deleted
+        await settle()  # the hand sent afresh, the old copy deleted
+        if game.match.is_over:
+            break
+        hand = game.match.hand
+        if (game.match.hand_number, hand.turn) != before:
+            turns[game.user(hand.turn).id] += 1
         for user in (world.alice, world.bob):
-            most_live = max(most_live, len(pings(fake, user)))
+            live = live_buttons(fake, user)
+            assert len(live) <= 1, "a DM held two hands with buttons"
+            shown = [m for m in dms(fake, user) if not m.deleted]
+            assert not live or live[0] is shown[-1], "the live buttons are not the newest DM"
+        mover = game.user(hand.turn)
+        if hand.actions and hand.actions[-1].seat != hand.turn:
+            alert = live_buttons(fake, mover)
+            assert alert and PING in alert[0].content, "the turn came without its alert"
     await settle()
     assert moves > 20
-    assert pings(fake, world.alice, deleted=True) or pings(fake, world.bob, deleted=True)
-    assert most_live <= 1, "a DM held more than one turn ping"
+    for user in (world.alice, world.bob):
+        alerts = pings(fake, user, deleted=True)
+        assert 0 < len(alerts) <= turns[user.id], (len(alerts), turns[user.id])
+        assert all(m.deleted or PING not in m.content for m in alerts[:-1])
     hands = game.match.hand_number
     for user in (world.alice, world.bob):
-        await fake.wait_for(lambda u=user: not pings(fake, u), what="the last pings to go")
         left = fake.dm_messages(user)
         assert len(left) <= hands + 1, [m.text[:40] for m in left]
         assert "Match over" in left[-1].text and "wins the match" in left[-1].text
