@@ -96,10 +96,11 @@ async def upgraded(tmp_path: Path) -> AsyncIterator[SqliteStore]:
         yield store
 
 
-async def test_fresh_database_has_the_new_schema(store: SqliteStore) -> None:
+@pytest.mark.sqlite_only
+async def test_fresh_database_has_the_new_schema(sqlite_store: SqliteStore) -> None:
     assert [m.version for m in discover(default_directory())][:3] == [1, 2, 3]
     info = {
-        table: {r["name"]: r for r in await store._all(f"PRAGMA table_info({table})")}
+        table: {r["name"]: r for r in await sqlite_store._all(f"PRAGMA table_info({table})")}
         for table in ("matches", "seats", "results", "hands", "ratings")
     }
     assert (info["matches"]["mode"]["notnull"], info["matches"]["mode"]["dflt_value"]) == (
@@ -121,7 +122,7 @@ async def test_fresh_database_has_the_new_schema(store: SqliteStore) -> None:
     assert primary["ratings"] == ["guild_id", "user_id", "mode"]
     assert primary["results"] == ["match_id", "user_id"]
     indexes = {
-        r[0] for r in await store._all("SELECT name FROM sqlite_master WHERE type = 'index'")
+        r[0] for r in await sqlite_store._all("SELECT name FROM sqlite_master WHERE type = 'index'")
     }
     assert {"results_guild_user_finished", "matches_open_deadline", "matches_open_channel"} <= (
         indexes
