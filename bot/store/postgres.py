@@ -123,6 +123,7 @@ class PostgresStore:
         self._max_size = max_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._writes: set[asyncio.Future[Any]] = set()
+        self._turns = _Turns()
         # Transactions that wrote moves, for diagnostics (one per move here).
         self.move_transactions = 0
 
@@ -273,7 +274,9 @@ class PostgresStore:
 
         Writers of the same table, here or in another process, wait for the row in turn; a
         repeated move finds the count moved on and raises ``StaleMove`` (nothing written).
-        Cancelled, the call waits for the transaction to end (see the module's docstring).
+        Within this process the moves of a table queue before taking a connection, in the
+        order of the calls. Cancelled while queued, the move is dropped; once its transaction
+        is under way, the call waits for it to end (see the module's docstring).
         """
         encoded = writes.encode(move)
 
@@ -286,14 +289,17 @@ class PostgresStore:
             )
             await _write_move(conn, encoded)
 
-        self.move_transactions += 1
-        await self._write(work)
+        self._opened()
+        async with self._turns.of(move.match_id):
+            self.move_transactions += 1
+            await self._write(work)
 
     @asynccontextmanager
     async def lock_table(self, match_id: int) -> AsyncIterator[TableLock]:
         """``Store.lock_table``: the table's row locked ``FOR UPDATE`` in a transaction on a
         connection of the pool for the block; writers of other tables go on meanwhile."""
-        async with self._opened().acquire() as conn, conn.transaction():
+        pool = self._opened()
+        async with self._turns.of(match_id), pool.acquire() as conn, conn.transaction():
             row = await _fetchrow(conn, q.GET_TABLE + " FOR UPDATE", (match_id,))
             if row is None:
                 raise StaleMove(match_id, "no such match")
@@ -459,6 +465,31 @@ class PostgresStore:
         row = await self._one(q.COUNTS)
         assert row is not None
         return {key: int(value) for key, value in row.items()}
+
+
+class _Turns:
+    """A queue per table within this process, so one table's writers take a pool
+    connection one at a time and in the order they came (``asyncio.Lock`` is first come,
+    first served); a table's queue goes away with its last writer."""
+
+    def __init__(self) -> None:
+        self._queues: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def of(self, match_id: int) -> AsyncIterator[None]:
+        lock, users = self._queues.get(match_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._queues[match_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._queues[match_id]
+            if users == 1:
+                del self._queues[match_id]
+            else:
+                self._queues[match_id] = (lock, users - 1)
 
 
 class _PostgresTableLock:
