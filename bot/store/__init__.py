@@ -4,7 +4,7 @@ from pathlib import Path
 
 from bot.store.base import Store, TableLock
 from bot.store.errors import ChannelBusy, StaleMove, StoreError
-from bot.store.postgres import PostgresStore, is_postgres_url
+from bot.store.postgres import POOL_SIZE, PostgresStore, is_postgres_url
 from bot.store.rows import (
     CLASSIC,
     OPEN_STATUSES,
@@ -34,7 +34,7 @@ def store_for(location: str | Path) -> Store:
     """The store ``GIN_DB`` names, not opened yet: PostgreSQL for a ``postgresql://`` (or
     ``postgres://``) URL, else SQLite on that file path."""
     if is_postgres_url(location):
-        return PostgresStore(str(location))
+        return PostgresStore(str(location), min_size=POOL_SIZE, max_size=POOL_SIZE)
     return SqliteStore(location)
 
 
