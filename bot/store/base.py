@@ -110,7 +110,11 @@ class Store(Protocol):
 
     async def claim_deadline(
         self, match_id: int, deadline: str, claimant: str, now: str, until: str
-    ) -> bool: ...
+    ) -> bool:
+        """Claim an open table's due ``deadline`` for ``claimant`` until ``until``: True for
+        exactly one of the processes that saw it due. A claim lapses at ``until`` and goes
+        with any new deadline; see ``SqliteStore.claim_deadline``."""
+        ...
 
     async def next_deadline(self) -> str | None: ...
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from bot.store import queries
+
 # -- migrations --------------------------------------------------------------------------
 
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -109,6 +111,8 @@ MIGRATION_UNLOCK = f"SELECT pg_advisory_unlock({_LOCK_KEY})"
 # The row lock of a move: held to the end of the transaction, so writers of the same table
 # queue here, each then reading the count its predecessor committed.
 LOCK_MATCH = "SELECT status, move_count FROM matches WHERE id = $1 FOR UPDATE"
+# The same lock for ``Store.lock_table``, reading the whole row (in ``queries``' spelling).
+LOCK_TABLE = queries.GET_TABLE + " FOR UPDATE"
 
 
 @dataclass(frozen=True, slots=True)

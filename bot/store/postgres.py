@@ -35,7 +35,7 @@ from asyncpg.pool import PoolConnectionProxy
 from bot.store import codec, writes
 from bot.store import queries as q
 from bot.store.base import Store, TableLock
-from bot.store.dialect import LOCK_MATCH, postgres_query
+from bot.store.dialect import LOCK_MATCH, LOCK_TABLE, postgres_query
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_postgres_migrations
 from bot.store.rows import (
@@ -304,7 +304,7 @@ class PostgresStore:
         connection of the pool for the block; writers of other tables go on meanwhile."""
         pool = self._opened()
         async with self._turns.of(match_id), pool.acquire() as conn, conn.transaction():
-            row = await _fetchrow(conn, q.GET_TABLE + " FOR UPDATE", (match_id,))
+            row = await _fetchrow(conn, LOCK_TABLE, (match_id,))
             if row is None:
                 raise StaleMove(match_id, "no such match")
             seats = await _fetch(conn, q.SEATS, (match_id,))
