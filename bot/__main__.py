@@ -66,7 +66,7 @@ def main() -> None:
         print(f"Cannot start: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     setup_logging(config)
-    log.info("starting with database %s", config.db_path)
+    log.info("starting with database %s", config.database_shown)
     with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=loop_factory()) as r:
         r.run(run(config))
 

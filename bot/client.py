@@ -16,7 +16,7 @@ from bot.art.artist import ARTIST
 from bot.art.cards import CardImages
 from bot.config import Config
 from bot.emojis import CardEmojis
-from bot.store import SqliteStore
+from bot.store import store_for
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class GinBot(commands.Bot):
             chunk_guilds_at_startup=False,
         )
         self.config = config
-        self.store = SqliteStore(config.db_path)
+        self.store = store_for(config.database)
         self.service = TableService(self.store)
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
@@ -71,7 +71,7 @@ class GinBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.store.open()
         tables = await self.service.load()
-        log.info("loaded %d open table(s) from %s", len(tables), self.config.db_path)
+        log.info("loaded %d open table(s) from %s", len(tables), self.config.database_shown)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.store.postgres import SCHEMES, is_postgres_url, redact
+
 DEFAULT_DB = "data/gin.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -25,10 +27,22 @@ class Config:
     log_level: str
     bot_delay: float = 1.0  # seconds the computer opponent waits before each move
     card_emojis: bool = True  # upload and show the cards as application emojis
+    # GIN_DB as a postgresql:// URL: the tables live in PostgreSQL, and db_path is unused.
+    db_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.db_url or self.db_path
+
+    @property
+    def database_shown(self) -> str:
+        """The database for logs and messages, without a password."""
+        return redact(self.db_url) if self.db_url else str(self.db_path)
 
     def __repr__(self) -> str:  # never show the token, even in a traceback or a debug log
         return (
-            f"Config(token=<hidden>, db_path={str(self.db_path)!r}, "
+            f"Config(token=<hidden>, database={self.database_shown!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r})"
         )
@@ -49,6 +63,12 @@ def load_config(env_file: str | None = ".env") -> Config:
             f"copy it again from the Developer Portal's Bot page and set it {where}."
         )
     db_text = os.environ.get("GIN_DB", "").strip() or DEFAULT_DB
+    db_url = db_text if is_postgres_url(db_text) else None
+    if db_url is None and "://" in db_text:
+        raise ConfigError(
+            f"GIN_DB must be a SQLite file path or a {' or '.join(SCHEMES)} URL, not "
+            f"{redact(db_text)!r}."
+        )
     guild_text = os.environ.get("GIN_DEV_GUILD", "").strip()
     dev_guild: int | None = None
     if guild_text:
@@ -76,7 +96,8 @@ def load_config(env_file: str | None = ".env") -> Config:
         raise ConfigError(f"GIN_CARD_EMOJIS must be on or off, not {emojis_text!r}.")
     return Config(
         token=token,
-        db_path=Path(db_text),
+        db_path=Path(DEFAULT_DB if db_url else db_text),
+        db_url=db_url,
         dev_guild=dev_guild,
         log_level=level,
         bot_delay=bot_delay,

@@ -26,6 +26,7 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     config = load_config(env_file=None)
     assert str(config.db_path) == "data/gin.sqlite3"
+    assert config.db_url is None and config.database == Path("data/gin.sqlite3")
     assert config.dev_guild is None and config.log_level == "INFO"
     assert config.card_emojis
     assert TOKEN not in repr(config)
@@ -35,6 +36,26 @@ def test_card_emojis_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("GIN_CARD_EMOJIS", "OFF")
     assert not load_config(env_file=None).card_emojis
+
+
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_a_postgres_url_chooses_postgres_and_hides_its_password(
+    scheme: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"{scheme}://gin:s3cret@db.internal:5432/gin?search_path=bot"
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("GIN_DB", url)
+    config = load_config(env_file=None)
+    assert config.db_url == url and config.database == url
+    assert config.database_shown == f"{scheme}://gin:***@db.internal:5432/gin?search_path=bot"
+    assert "s3cret" not in repr(config)
+
+
+def test_a_file_path_stays_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("GIN_DB", "/var/lib/gin/bot.sqlite3")
+    config = load_config(env_file=None)
+    assert config.db_url is None and config.database == Path("/var/lib/gin/bot.sqlite3")
 
 
 def test_dotenv_file_is_read_and_environment_wins(
@@ -55,6 +76,7 @@ def test_dotenv_file_is_read_and_environment_wins(
         ({"DISCORD_TOKEN": TOKEN, "GIN_DEV_GUILD": "my-server"}, "GIN_DEV_GUILD must be"),
         ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
         ({"DISCORD_TOKEN": TOKEN, "GIN_CARD_EMOJIS": "maybe"}, "GIN_CARD_EMOJIS must be"),
+        ({"DISCORD_TOKEN": TOKEN, "GIN_DB": "mysql://gin@db/gin"}, "GIN_DB must be a SQLite"),
     ],
 )
 def test_bad_settings_say_what_to_set(

@@ -1,7 +1,10 @@
-"""Persistence for tables, moves and results behind a small interface (SQLite today)."""
+"""Persistence for tables, moves and results behind a small interface: SQLite or PostgreSQL."""
 
-from bot.store.base import Store
+from pathlib import Path
+
+from bot.store.base import Store, TableLock
 from bot.store.errors import ChannelBusy, StaleMove, StoreError
+from bot.store.postgres import POOL_SIZE, PostgresStore, is_postgres_url
 from bot.store.rows import (
     CLASSIC,
     OPEN_STATUSES,
@@ -26,6 +29,15 @@ from bot.store.rows import (
 )
 from bot.store.sqlite import SqliteStore
 
+
+def store_for(location: str | Path) -> Store:
+    """The store ``GIN_DB`` names, not opened yet: PostgreSQL for a ``postgresql://`` (or
+    ``postgres://``) URL, else SQLite on that file path."""
+    if is_postgres_url(location):
+        return PostgresStore(str(location), min_size=POOL_SIZE, max_size=POOL_SIZE)
+    return SqliteStore(location)
+
+
 __all__ = [
     "CLASSIC",
     "OPEN_STATUSES",
@@ -42,6 +54,7 @@ __all__ = [
     "MoveRecord",
     "MoveRow",
     "PlayerStats",
+    "PostgresStore",
     "RatingRow",
     "ResultReason",
     "ResultRow",
@@ -51,5 +64,7 @@ __all__ = [
     "StaleMove",
     "Store",
     "StoreError",
+    "TableLock",
     "TableRow",
+    "store_for",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from bot.store.rows import (
@@ -22,6 +23,21 @@ from bot.store.rows import (
     SeatRow,
     TableRow,
 )
+
+
+class TableLock(Protocol):
+    """One table held by ``Store.lock_table`` for the length of a transaction."""
+
+    @property
+    def table(self) -> TableRow:
+        """The table as it stood when the lock was taken (nobody else can change it since)."""
+        ...
+
+    async def record_move(self, move: MoveRecord) -> None:
+        """``Store.record_move`` inside the held transaction: ``StaleMove`` unless ``move``
+        is the next move of a match in play, counting the moves recorded through this lock.
+        A move refused or failing undoes itself alone; the rest of the block goes on."""
+        ...
 
 
 class Store(Protocol):
@@ -64,6 +80,20 @@ class Store(Protocol):
 
     async def record_move(self, move: MoveRecord) -> None: ...
 
+    def lock_table(self, match_id: int) -> AbstractAsyncContextManager[TableLock]:
+        """``async with store.lock_table(id) as locked:`` holds the table's row until the
+        block ends, so the moves made in it may be worked out from ``locked.table`` with no
+        other writer of that table in between, in this process or another.
+
+        On PostgreSQL the row is locked (``SELECT ... FOR UPDATE``), so another writer of
+        the same table waits; on SQLite the whole database is, for this process's writes as
+        for other processes'. Keep the block short and call the store only through
+        ``locked`` inside it. Moves recorded through ``locked`` are committed when the block
+        ends without an exception and undone with it otherwise. ``StaleMove`` if there is
+        no such match.
+        """
+        ...
+
     async def end_match(
         self,
         match_id: int,
@@ -77,6 +107,14 @@ class Store(Protocol):
     async def set_deadline(self, match_id: int, deadline: str | None, now: str) -> None: ...
 
     async def due_deadlines(self, now: str) -> list[tuple[int, str]]: ...
+
+    async def claim_deadline(
+        self, match_id: int, deadline: str, claimant: str, now: str, until: str
+    ) -> bool:
+        """Claim an open table's due ``deadline`` for ``claimant`` until ``until``: True for
+        exactly one of the processes that saw it due. A claim lapses at ``until`` and goes
+        with any new deadline; see ``SqliteStore.claim_deadline``."""
+        ...
 
     async def next_deadline(self) -> str | None: ...
 

@@ -1,6 +1,8 @@
-"""Move-rate check: ``python -m bot.store.bench``. Prints figures, asserts nothing.
+"""Move-rate check: ``python -m bot.store.bench [--db postgresql://...]``. Prints figures,
+asserts nothing.
 
-Many tables play at once on a temporary file database with the production pragmas, each
+Many tables play at once on a temporary file database with the production pragmas (or, with
+``--db``, in a schema of its own on that PostgreSQL server, dropped afterwards), each
 making its moves one after another the way the table service does: a state of about 10 KB,
 the table's display JSON, and a new turn deadline every other move. ``--pattern combined``
 writes all of that with one ``record_move``; ``separate`` writes the move, then calls
@@ -20,11 +22,15 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from bot.store.base import Store
 from bot.store.codec import dump
+from bot.store.postgres import POOL_SIZE, PostgresStore, redact, scratch_schema
 from bot.store.rows import JsonObject, MoveRecord
 from bot.store.sqlite import SqliteStore
 
@@ -77,7 +83,7 @@ class Figures:
 
 
 async def table(
-    store: SqliteStore,
+    store: Store,
     match_id: int,
     states: list[JsonObject],
     moves: int,
@@ -121,8 +127,29 @@ async def table(
             await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
 
 
-async def run(matches: int, moves: int, pattern: Pattern, think: float, folder: Path) -> Figures:
-    async with SqliteStore(folder / "bench.sqlite3") as store:
+@asynccontextmanager
+async def fresh_store(postgres: str | None) -> AsyncIterator[Store]:
+    """An empty, open store: a SQLite file in a temporary folder, or a scratch schema."""
+    if postgres is None:
+        with tempfile.TemporaryDirectory() as folder:
+            async with SqliteStore(Path(folder) / "bench.sqlite3") as store:
+                yield store
+        return
+    async with (
+        scratch_schema(postgres, prefix="gin_bench") as url,
+        PostgresStore(url, max_size=POOL) as store,
+    ):
+        yield store
+
+
+# PostgreSQL connections: one move in flight each.
+POOL = 20
+
+
+async def run(
+    matches: int, moves: int, pattern: Pattern, think: float, postgres: str | None = None
+) -> Figures:
+    async with fresh_store(postgres) as store:
         ids = []
         for n in range(matches):
             mid = await store.create_challenge("g", f"c{n}", f"a{n}", f"b{n}", {"target": 100}, NOW)
@@ -146,6 +173,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=50, help="moves per table")
     parser.add_argument("--pattern", choices=["combined", "separate"], default="combined")
     parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="a postgresql:// URL: run on PostgreSQL (in a scratch schema) instead of SQLite",
+    )
+    parser.add_argument(
         "--think-ms",
         type=float,
         action="append",
@@ -153,15 +185,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     size = len(dump(fake_state(random.Random(0), 0))) / 1024
+    where = "SQLite file" if args.db is None else f"PostgreSQL {redact(args.db)}, pool {POOL_SIZE}"
     print(
-        f"{args.matches} tables x {args.moves} moves, state ~{size:.1f} KB, display every move,"
-        f" deadline every other move, pattern {args.pattern}"
+        f"{where}: {args.matches} tables x {args.moves} moves, state ~{size:.1f} KB, display"
+        f" every move, deadline every other move, pattern {args.pattern}"
     )
     for think_ms in args.think_ms or [0.0, 80.0]:
-        with tempfile.TemporaryDirectory() as folder:
-            figures = asyncio.run(
-                run(args.matches, args.moves, args.pattern, think_ms / 1000, Path(folder))
-            )
+        figures = asyncio.run(run(args.matches, args.moves, args.pattern, think_ms / 1000, args.db))
         label = "flat out" if not think_ms else f"think {think_ms:g} ms"
         print(figures.line(label + ":"))
 

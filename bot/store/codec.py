@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import cast
+from typing import Any, Protocol, cast
 
 import orjson
 
@@ -16,12 +15,20 @@ from bot.store.rows import (
     LeaderRow,
     MatchStatus,
     MoveRow,
+    PlayerStats,
     RatingRow,
     ResultReason,
     ResultRow,
     SeatRow,
     TableRow,
 )
+
+
+class Row(Protocol):
+    """A result row by column name: ``sqlite3.Row`` and asyncpg's ``Record`` both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
 
 # The highest seat a hand's ``dealt`` bit mask can hold (SQLite integers are 64-bit signed).
 MAX_SEAT = 62
@@ -43,7 +50,7 @@ def load(text: str) -> JsonObject:
     return value
 
 
-def table_row(row: sqlite3.Row, seats: Sequence[SeatRow] = ()) -> TableRow:
+def table_row(row: Row, seats: Sequence[SeatRow] = ()) -> TableRow:
     """A match row and its seats (the caller's, in seat order)."""
     state = row["state"]
     return TableRow(
@@ -69,7 +76,7 @@ def table_row(row: sqlite3.Row, seats: Sequence[SeatRow] = ()) -> TableRow:
     )
 
 
-def seat_row(row: sqlite3.Row) -> SeatRow:
+def seat_row(row: Row) -> SeatRow:
     return SeatRow(
         seat=row["seat"],
         user_id=row["user_id"],
@@ -82,7 +89,7 @@ def seat_params(match_id: int, seat: SeatRow) -> tuple[object, ...]:
     return (match_id, seat.seat, seat.user_id, seat.team, 1 if seat.is_bot else 0)
 
 
-def move_row(row: sqlite3.Row) -> MoveRow:
+def move_row(row: Row) -> MoveRow:
     return MoveRow(
         match_id=row["match_id"],
         seq=row["seq"],
@@ -93,7 +100,7 @@ def move_row(row: sqlite3.Row) -> MoveRow:
     )
 
 
-def hand_row(row: sqlite3.Row) -> HandRow:
+def hand_row(row: Row) -> HandRow:
     return HandRow(
         match_id=row["match_id"],
         number=row["number"],
@@ -108,7 +115,7 @@ def hand_row(row: sqlite3.Row) -> HandRow:
     )
 
 
-def result_row(row: sqlite3.Row) -> ResultRow:
+def result_row(row: Row) -> ResultRow:
     return ResultRow(
         match_id=row["match_id"],
         guild_id=row["guild_id"],
@@ -126,7 +133,7 @@ def result_row(row: sqlite3.Row) -> ResultRow:
     )
 
 
-def leader_row(row: sqlite3.Row) -> LeaderRow:
+def leader_row(row: Row) -> LeaderRow:
     return LeaderRow(
         user_id=row["user_id"],
         name=row["name"],
@@ -143,7 +150,7 @@ def leader_row(row: sqlite3.Row) -> LeaderRow:
     )
 
 
-def history_row(row: sqlite3.Row) -> HistoryRow:
+def history_row(row: Row) -> HistoryRow:
     return HistoryRow(
         match_id=row["match_id"],
         opponent_id=row["opponent_id"],
@@ -161,7 +168,7 @@ def history_row(row: sqlite3.Row) -> HistoryRow:
     )
 
 
-def rating_row(row: sqlite3.Row) -> RatingRow:
+def rating_row(row: Row) -> RatingRow:
     return RatingRow(
         guild_id=row["guild_id"],
         user_id=row["user_id"],
@@ -243,3 +250,38 @@ def ratio(part: int, whole: int) -> float:
 
 def win_rate(won: int, played: int) -> float:
     return ratio(won, played)
+
+
+def player_stats(user_id: str, r: Row, won_newest_first: Iterable[object]) -> PlayerStats:
+    """A player's stats from the ``PLAYER_STATS`` row and the ``WON_SEQUENCE`` column."""
+    current, best = streaks(won_newest_first)
+    hands = r["hands_played"]
+    return PlayerStats(
+        user_id=user_id,
+        name=r["name"],
+        played=r["played"],
+        won=r["won"],
+        lost=r["played"] - r["won"],
+        win_rate=win_rate(r["won"], r["played"]),
+        hands_played=hands,
+        hands_won=r["hands_won"],
+        knocks=r["knocks"],
+        knock_wins=r["knock_wins"],
+        gins=r["gins"],
+        big_gins=r["big_gins"],
+        undercuts_made=r["undercuts_made"],
+        undercuts_suffered=r["undercuts_suffered"],
+        final_scores=r["final_scores"],
+        avg_final_score=ratio(r["final_scores"], r["played"]),
+        hand_points=r["hand_points"],
+        avg_hand_points=ratio(r["hand_points"], hands),
+        knock_rate=ratio(r["knocks"], hands),
+        gin_rate=ratio(r["gins"], hands),
+        undercut_rate=ratio(r["undercuts_made"], hands),
+        current_streak=current,
+        best_streak=best,
+        mu=r["mu"],
+        sigma=r["sigma"],
+        rating=r["rating"],
+        rating_matches=r["rating_matches"],
+    )

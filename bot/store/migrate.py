@@ -1,8 +1,13 @@
 """Numbered SQL migrations applied in order at open, so every database reaches the same schema.
 
-Files are named ``NNNN_description.sql``. Each one runs in its own transaction together with
-its row in ``schema_migrations``, so a failed migration leaves nothing behind and is retried
-at the next open; an applied one is never run again.
+Files are named ``NNNN_description.sql`` and written in SQLite's dialect; PostgreSQL runs
+them as ``bot.store.dialect`` translates them. Each one runs in its own transaction together
+with its row in ``schema_migrations``, so a failed migration leaves nothing behind and is
+retried at the next open; an applied one is never run again.
+
+Processes starting at once: on SQLite the write lock of ``BEGIN IMMEDIATE`` and a second look
+at the ledger inside it keep a migration from running twice; on PostgreSQL an advisory lock
+per schema makes the later process wait until the first has finished migrating.
 """
 
 from __future__ import annotations
@@ -14,6 +19,10 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 import aiosqlite
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.store import dialect
 
 _NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 
@@ -112,3 +121,32 @@ async def apply_migrations(
             raise
         applied.append(migration.version)
     return applied
+
+
+async def apply_postgres_migrations(
+    conn: asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record],
+    directory: Traversable | None = None,
+) -> list[int]:
+    """``apply_migrations`` for PostgreSQL, under the schema's migration lock.
+
+    The lock is a session lock on ``conn``, released here: the migrations of a process
+    that starts while another is migrating wait, then find them applied and do nothing.
+    """
+    migrations = discover(directory if directory is not None else default_directory())
+    await conn.execute(dialect.MIGRATION_LOCK)
+    try:
+        await conn.execute(dialect.CREATE_LEDGER)
+        done = {int(row[0]) for row in await conn.fetch(dialect.APPLIED)}
+        applied: list[int] = []
+        for migration in migrations:
+            if migration.version in done:
+                continue
+            script = dialect.postgres_migration(migration.version, migration.sql)
+            async with conn.transaction():
+                await conn.execute(script)  # a whole script: no arguments, many statements
+                await conn.execute(dialect.RECORD, migration.version)
+            applied.append(migration.version)
+        return applied
+    finally:
+        if not conn.is_closed():  # a lost connection took its lock with it
+            await conn.execute(dialect.MIGRATION_UNLOCK)

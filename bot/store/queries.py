@@ -1,4 +1,8 @@
-"""SQLite statements, all parameterised: values only ever travel as ``?`` parameters."""
+"""The store's statements, all parameterised: values only ever travel as ``?`` parameters.
+
+Written in SQL that SQLite and PostgreSQL read alike; ``bot.store.dialect`` turns the
+parameters into PostgreSQL's.
+"""
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, status, challenger_id, opponent_id, settings, state,"
@@ -46,34 +50,60 @@ OPEN_SEATS = (
     " (SELECT id FROM matches WHERE " + OPEN + ") ORDER BY match_id, seat"
 )
 
-CLOSE_CHALLENGE = """
-UPDATE matches SET status = ?, updated_at = ?, finished_at = ?, deadline = NULL
+# Clearing a deadline clears its claim too (see CLAIM_DEADLINE).
+NO_DEADLINE = "deadline = NULL, deadline_claim = NULL, deadline_claim_until = NULL"
+
+CLOSE_CHALLENGE = (
+    """
+UPDATE matches SET status = ?, updated_at = ?, finished_at = ?, """
+    + NO_DEADLINE
+    + """
 WHERE id = ? AND status = 'challenge'
 RETURNING id
 """
+)
 
 # The seq check lives in the WHERE clause, so two racing writers cannot both succeed; the
-# returned row tells whether it let the move through. Parameters: state, move_count,
-# updated_at, display (None keeps it), whether to change the deadline (0/1), the deadline,
-# id, the move count expected before the move.
+# returned row tells whether it let the move through. Named parameters: :state, :seq (the
+# new move_count), :now, :display (None keeps it), :change_deadline (0/1) and :deadline, :id,
+# :before (the move count expected before the move). A new deadline drops the old one's claim.
 ADVANCE_MATCH = """
-UPDATE matches SET state = ?, move_count = ?, updated_at = ?,
-    display = COALESCE(?, display),
-    deadline = CASE WHEN ? THEN ? ELSE deadline END
-WHERE id = ? AND status = 'playing' AND move_count = ?
+UPDATE matches SET state = :state, move_count = :seq, updated_at = :now,
+    display = COALESCE(:display, display),
+    deadline = CASE WHEN :change_deadline = 1 THEN :deadline ELSE deadline END,
+    deadline_claim = CASE WHEN :change_deadline = 1 THEN NULL ELSE deadline_claim END,
+    deadline_claim_until = CASE
+        WHEN :change_deadline = 1 THEN NULL ELSE deadline_claim_until
+    END
+WHERE id = :id AND status = 'playing' AND move_count = :before
 RETURNING id
 """
 
-END_MATCH = """
+END_MATCH = (
+    """
 UPDATE matches
 SET status = ?, state = COALESCE(?, state), winner_id = ?, end_reason = ?,
-    finished_at = ?, updated_at = ?, deadline = NULL
+    finished_at = ?, updated_at = ?, """
+    + NO_DEADLINE
+    + """
 WHERE id = ? AND status = 'playing'
 RETURNING guild_id, challenger_id, opponent_id, vs_bot, mode
 """
+)
 
 SET_DEADLINE = (
-    "UPDATE matches SET deadline = ?, updated_at = ? WHERE id = ? AND " + OPEN + " RETURNING id"
+    "UPDATE matches SET deadline = ?, deadline_claim = NULL, deadline_claim_until = NULL,"
+    " updated_at = ? WHERE id = ? AND " + OPEN + " RETURNING id"
+)
+
+# One claimant gets a due deadline: the guard lets the UPDATE through only while nobody holds
+# a claim that is still good, and of two racing claims the database lets one win. Named
+# parameters: :claimant, :until (when the claim lapses), :id, :deadline (the one the caller
+# saw due), :now.
+CLAIM_DEADLINE = (
+    "UPDATE matches SET deadline_claim = :claimant, deadline_claim_until = :until"
+    " WHERE id = :id AND " + OPEN + " AND deadline = :deadline AND deadline <= :now"
+    " AND (deadline_claim IS NULL OR deadline_claim_until <= :now) RETURNING id"
 )
 
 MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
@@ -165,15 +195,15 @@ FROM results WHERE match_id = ? ORDER BY seat
 _COUNTED = """
     FROM results AS r JOIN matches AS m ON m.id = r.match_id
     WHERE r.guild_id = :guild AND m.mode = :mode AND r.is_bot = 0
-        AND EXISTS (
+        AND CASE WHEN EXISTS (
             SELECT 1 FROM results AS b WHERE b.match_id = r.match_id AND b.is_bot = 1
-        ) = :vs_bot
+        ) THEN 1 ELSE 0 END = :vs_bot
 """
 
 _STANDINGS = (
     """
 WITH totals AS (
-    SELECT r.user_id, COUNT(*) AS played, SUM(r.place = 1) AS won,
+    SELECT r.user_id, COUNT(*) AS played, COUNT(*) FILTER (WHERE r.place = 1) AS won,
            SUM(r.points) AS hand_points, SUM(r.final_score) AS final_scores"""
     + _COUNTED
     + """    GROUP BY r.user_id
@@ -189,7 +219,9 @@ LIMIT :limit OFFSET :offset
 """
 )
 
-BY_WINS = "t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.final_scores DESC, t.user_id"
+BY_WINS = (
+    "t.won DESC, CAST(t.won AS DOUBLE PRECISION) / t.played DESC, t.final_scores DESC, t.user_id"
+)
 
 # One fixed statement per sort: the ORDER BY is never built from caller input. The sort
 # named "points" ranks by the total of final scores, bonuses included.
@@ -231,7 +263,8 @@ WHERE r.guild_id = ? AND r.user_id = ? AND m.mode = ?
 # scored it (the winner) and suffered by the knocker. Named parameters: :guild, :user, :mode.
 PLAYER_STATS = """
 WITH mine AS (
-    SELECT r.match_id, r.seat, r.place = 1 AS won, r.points, r.final_score
+    SELECT r.match_id, r.seat, CASE WHEN r.place = 1 THEN 1 ELSE 0 END AS won, r.points,
+           r.final_score
     FROM results AS r JOIN matches AS m ON m.id = r.match_id
     WHERE r.guild_id = :guild AND r.user_id = :user AND m.mode = :mode
 ),
@@ -283,3 +316,19 @@ SELECT
     (SELECT COUNT(*) FROM ratings) AS ratings,
     (SELECT COUNT(*) FROM guild_settings) AS guild_settings
 """
+
+
+def standings_params(
+    guild_id: str, limit: int, offset: int, vs_bot: bool, provisional_below: int, mode: str
+) -> dict[str, object]:
+    """The named parameters of ``LEADERBOARD`` and ``STANDINGS_SIZE``."""
+    if limit < 0 or offset < 0:
+        raise ValueError("limit and offset must not be negative")
+    return {
+        "guild": guild_id,
+        "mode": mode,
+        "vs_bot": 1 if vs_bot else 0,
+        "provisional_below": provisional_below,
+        "limit": limit,
+        "offset": offset,
+    }

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -39,7 +39,7 @@ import aiosqlite
 
 from bot.store import codec, writes
 from bot.store import queries as q
-from bot.store.base import Store
+from bot.store.base import Store, TableLock
 from bot.store.checkpoint import Checkpointer
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_migrations
@@ -62,7 +62,7 @@ from bot.store.rows import (
 )
 from bot.store.worker import loop_connection, run_in_worker
 
-Params = tuple[Any, ...]
+Params = Sequence[Any] | Mapping[str, Any]
 
 # The most moves one transaction writes: bounds how long a batch holds the connection.
 MAX_BATCH = 200
@@ -205,22 +205,8 @@ class SqliteStore:
         such matches stay off the leaderboard and ratings and show in ``bot_records``.
         A lobby, whose players are only known when it starts, has ``opponent_id`` "".
         """
-        if challenger_id == opponent_id:
-            raise ValueError("a player cannot challenge themselves")
-        if vs_bot and not opponent_id:
-            raise ValueError("a match against the bot has the bot as its opponent")
-        if not mode:
-            raise ValueError("a match needs a mode")
-        params = (
-            guild_id,
-            channel_id,
-            challenger_id,
-            opponent_id,
-            codec.dump(settings),
-            now,
-            now,
-            1 if vs_bot else 0,
-            mode,
+        params = writes.challenge_params(
+            guild_id, channel_id, challenger_id, opponent_id, settings, now, vs_bot, mode
         )
         async with self._exclusive() as conn:
             try:
@@ -294,6 +280,26 @@ class SqliteStore:
                 else:
                     future.cancel()  # the writer skips it
             raise
+
+    @asynccontextmanager
+    async def lock_table(self, match_id: int) -> AsyncIterator[TableLock]:
+        """``Store.lock_table`` on SQLite: the connection's lock and the database's write lock
+        (``BEGIN IMMEDIATE``) for the block, so neither this process's other tables nor another
+        process write meanwhile; queued moves wait for the block to end."""
+        async with self._exclusive() as conn:
+            db = loop_connection(conn)
+            locked: _SqliteTableLock | None = None
+            with writes.transaction(db):
+                row = db.execute(q.GET_TABLE, (match_id,)).fetchone()
+                if row is None:
+                    raise StaleMove(match_id, "no such match")
+                seats = db.execute(q.SEATS, (match_id,)).fetchall()
+                locked = _SqliteTableLock(
+                    db, codec.table_row(row, [codec.seat_row(r) for r in seats])
+                )
+                yield locked
+            if self._checkpointer is not None and locked.written:
+                self._checkpointer.written(locked.written)
 
     async def _write_queued(self) -> None:
         """Write queued moves batch by batch until none are left; one such task at a time."""
@@ -382,6 +388,28 @@ class SqliteStore:
             exists = _first(await conn.execute_fetchall(q.MATCH_EXISTS, (match_id,)))
         if deadline is not None or exists is None:
             raise StaleMove(match_id, "not an open table")
+
+    async def claim_deadline(
+        self, match_id: int, deadline: str, claimant: str, now: str, until: str
+    ) -> bool:
+        """Claim an open table's due deadline for ``claimant`` (a process, say) until
+        ``until``; True for the one caller that gets it.
+
+        Of several processes that saw the same deadline due in ``due_deadlines``, one wins
+        and acts on the timer. A claim holds until ``until`` (so the claim of a process that
+        died lapses) or until the deadline is set or cleared. False for a deadline that is
+        not due at ``now``, not the table's deadline any more (it moved on), or claimed by
+        someone whose claim still holds, and for a table that is not open. Times compare as
+        text, like every other time in the store.
+        """
+        params = {
+            "claimant": claimant,
+            "until": until,
+            "id": match_id,
+            "deadline": deadline,
+            "now": now,
+        }
+        return await self._one(q.CLAIM_DEADLINE, params) is not None
 
     async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None:
         """Replace a guild's settings; the store keeps the JSON object without reading it."""
@@ -486,16 +514,7 @@ class SqliteStore:
         provisional_below: int,
         mode: str,
     ) -> tuple[list[LeaderRow], int]:
-        if limit < 0 or offset < 0:
-            raise ValueError("limit and offset must not be negative")
-        params = {
-            "guild": guild_id,
-            "mode": mode,
-            "vs_bot": 1 if vs_bot else 0,
-            "provisional_below": provisional_below,
-            "limit": limit,
-            "offset": offset,
-        }
+        params = q.standings_params(guild_id, limit, offset, vs_bot, provisional_below, mode)
         async with self._exclusive() as conn:
             rows = await conn.execute_fetchall(sql, params)
             total = _first(await conn.execute_fetchall(q.STANDINGS_SIZE, params))
@@ -529,43 +548,38 @@ class SqliteStore:
             if r is None or r["played"] == 0:
                 return None
             won = await conn.execute_fetchall(q.WON_SEQUENCE, (guild_id, user_id, mode))
-        current, best = codec.streaks(row[0] for row in won)
-        hands = r["hands_played"]
-        return PlayerStats(
-            user_id=user_id,
-            name=r["name"],
-            played=r["played"],
-            won=r["won"],
-            lost=r["played"] - r["won"],
-            win_rate=codec.win_rate(r["won"], r["played"]),
-            hands_played=hands,
-            hands_won=r["hands_won"],
-            knocks=r["knocks"],
-            knock_wins=r["knock_wins"],
-            gins=r["gins"],
-            big_gins=r["big_gins"],
-            undercuts_made=r["undercuts_made"],
-            undercuts_suffered=r["undercuts_suffered"],
-            final_scores=r["final_scores"],
-            avg_final_score=codec.ratio(r["final_scores"], r["played"]),
-            hand_points=r["hand_points"],
-            avg_hand_points=codec.ratio(r["hand_points"], hands),
-            knock_rate=codec.ratio(r["knocks"], hands),
-            gin_rate=codec.ratio(r["gins"], hands),
-            undercut_rate=codec.ratio(r["undercuts_made"], hands),
-            current_streak=current,
-            best_streak=best,
-            mu=r["mu"],
-            sigma=r["sigma"],
-            rating=r["rating"],
-            rating_matches=r["rating_matches"],
-        )
+        return codec.player_stats(user_id, r, (row[0] for row in won))
 
     async def counts(self) -> dict[str, int]:
         """Rows per table, for tests and diagnostics."""
         row = await self._one(q.COUNTS)
         assert row is not None
         return {key: int(row[key]) for key in row.keys()}  # noqa: SIM118 (sqlite3.Row)
+
+
+class _SqliteTableLock:
+    """``TableLock`` inside ``SqliteStore.lock_table``'s transaction."""
+
+    def __init__(self, db: sqlite3.Connection, table: TableRow) -> None:
+        self._db = db
+        self._table = table
+        self._status: str = table.status
+        self._count = table.move_count
+        self.written = 0
+
+    @property
+    def table(self) -> TableRow:
+        return self._table
+
+    async def record_move(self, move: MoveRecord) -> None:
+        encoded = writes.encode(move)
+        writes.check_next(move, self._status, self._count)
+        error = writes.write_saved(self._db, encoded)
+        if error is not None:
+            raise error
+        self._count, self.written = move.seq, self.written + 1
+        if move.finished is not None:
+            self._status = move.finished.status
 
 
 def _check_worker(db: sqlite3.Connection) -> None:

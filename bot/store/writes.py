@@ -1,4 +1,5 @@
-"""Write transactions as plain sqlite3 code, run whole on the connection's worker thread.
+"""Write transactions as plain sqlite3 code, run whole on the connection's worker thread;
+and the checks and rows of each write, which the PostgreSQL store shares.
 
 Nothing here touches the event loop: ``SqliteStore`` hands these functions to
 ``run_in_worker`` with the lock held, so each transaction costs one round trip.
@@ -14,8 +15,9 @@ from typing import Any
 
 from bot.store import codec
 from bot.store import queries as q
+from bot.store.codec import Row
 from bot.store.errors import StaleMove
-from bot.store.rows import MatchEnd, MoveRecord, RatingRow, SeatResult, SeatRow
+from bot.store.rows import JsonObject, MatchEnd, MoveRecord, RatingRow, SeatResult, SeatRow
 
 Params = tuple[Any, ...]
 
@@ -25,7 +27,7 @@ class EncodedMove:
     """A move with its JSON already encoded, by its caller, so bad JSON fails there."""
 
     move: MoveRecord
-    advance: Params
+    advance: dict[str, Any]
     row: Params
     hand: Params | None
 
@@ -39,16 +41,16 @@ def encode(move: MoveRecord) -> EncodedMove:
     if end is not None and end.status != "finished":
         raise ValueError("a move can only finish a match; cancel with end_match")
     display = None if move.display is None else codec.dump(move.display)
-    advance = (
-        codec.dump(move.state),
-        move.seq,
-        move.now,
-        display,
-        1 if move.change_deadline else 0,
-        move.deadline,
-        move.match_id,
-        move.seq - 1,
-    )
+    advance = {
+        "state": codec.dump(move.state),
+        "seq": move.seq,
+        "now": move.now,
+        "display": display,
+        "change_deadline": 1 if move.change_deadline else 0,
+        "deadline": move.deadline,
+        "id": move.match_id,
+        "before": move.seq - 1,
+    }
     row = (move.match_id, move.seq, move.hand_number, move.seat, codec.dump(move.action), move.now)
     return EncodedMove(move, advance, row, None if hand is None else codec.hand_params(hand))
 
@@ -73,7 +75,7 @@ def write_moves(db: sqlite3.Connection, moves: list[EncodedMove]) -> list[BaseEx
     then nothing was written.
     """
     with transaction(db):
-        return [_write_saved(db, move) for move in moves]
+        return [write_saved(db, move) for move in moves]
 
 
 def start_match(
@@ -82,15 +84,67 @@ def start_match(
     """``SqliteStore.start_match`` in one transaction: the first state and the seats."""
     with transaction(db):
         match = db.execute(q.START_MATCH, (state, now, match_id)).fetchone()
-        if match is None:
-            raise StaleMove(match_id, "not an open challenge")
-        chosen = _checked_seats(match, seats) if seats else _default_seats(match)
-        if chosen is None:
-            raise ValueError("a lobby starts with its seats")
+        chosen = seats_to_start(match_id, match, seats)
         db.executemany(q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in chosen])
 
 
-def _default_seats(match: sqlite3.Row) -> tuple[SeatRow, ...] | None:
+def seats_to_start(
+    match_id: int, match: Row | None, seats: Sequence[SeatRow]
+) -> tuple[SeatRow, ...]:
+    """The seats a challenge starts with, given the row ``START_MATCH`` returned (None if
+    it refused); raises as ``Store.start_match`` documents."""
+    if match is None:
+        raise StaleMove(match_id, "not an open challenge")
+    chosen = checked_seats(match, seats) if seats else default_seats(match)
+    if chosen is None:
+        raise ValueError("a lobby starts with its seats")
+    return chosen
+
+
+def challenge_params(
+    guild_id: str,
+    channel_id: str,
+    challenger_id: str,
+    opponent_id: str,
+    settings: JsonObject,
+    now: str,
+    vs_bot: bool,
+    mode: str,
+) -> Params:
+    """``CREATE_CHALLENGE``'s parameters, once the challenge is known to make sense."""
+    if challenger_id == opponent_id:
+        raise ValueError("a player cannot challenge themselves")
+    if vs_bot and not opponent_id:
+        raise ValueError("a match against the bot has the bot as its opponent")
+    if not mode:
+        raise ValueError("a match needs a mode")
+    return (
+        guild_id,
+        channel_id,
+        challenger_id,
+        opponent_id,
+        codec.dump(settings),
+        now,
+        now,
+        1 if vs_bot else 0,
+        mode,
+    )
+
+
+def check_next(move: MoveRecord, status: str | None, move_count: int | None) -> None:
+    """``StaleMove`` unless ``move`` is the next move of a match in play, as read under the
+    match's row lock (``status`` None: no such match)."""
+    if status is None or move_count is None:
+        raise StaleMove(move.match_id, "no such match")
+    if status != "playing":
+        raise StaleMove(move.match_id, f"the match is {status}, not playing")
+    if move.seq != move_count + 1:
+        raise StaleMove(
+            move.match_id, f"move {move.seq} is not the next move ({move_count} recorded)"
+        )
+
+
+def default_seats(match: Row) -> tuple[SeatRow, ...] | None:
     """The seats of a two-player match: challenger first, then the opponent (the bot in a
     match against it); None for a lobby, which has no opponent to seat."""
     if not match["opponent_id"]:
@@ -101,7 +155,7 @@ def _default_seats(match: sqlite3.Row) -> tuple[SeatRow, ...] | None:
     )
 
 
-def _checked_seats(match: sqlite3.Row, seats: Sequence[SeatRow]) -> tuple[SeatRow, ...]:
+def checked_seats(match: Row, seats: Sequence[SeatRow]) -> tuple[SeatRow, ...]:
     """Seats numbered 0 to n-1, two or more, one user each; a match with a named opponent
     seats exactly its two players as the default would."""
     chosen = tuple(sorted(seats, key=lambda s: s.seat))
@@ -110,7 +164,7 @@ def _checked_seats(match: sqlite3.Row, seats: Sequence[SeatRow]) -> tuple[SeatRo
     users = [s.user_id for s in chosen]
     if not all(users) or len(set(users)) != len(users):
         raise ValueError("every seat needs its own player")
-    default = _default_seats(match)
+    default = default_seats(match)
     if default is not None and [(s.seat, s.user_id, s.is_bot) for s in chosen] != [
         (s.seat, s.user_id, s.is_bot) for s in default
     ]:
@@ -131,7 +185,7 @@ def end_match(
         finish(db, match_id, state, end, now, ratings)
 
 
-def _write_saved(db: sqlite3.Connection, encoded: EncodedMove) -> BaseException | None:
+def write_saved(db: sqlite3.Connection, encoded: EncodedMove) -> BaseException | None:
     """A move's own error is its outcome; the batch only fails if the transaction does."""
     db.execute("SAVEPOINT move")
     try:
@@ -174,23 +228,40 @@ def finish(
         raise StaleMove(match_id, "not a match in play")
     if end.status != "finished":
         return
-    seats = _match_seats(db, match_id, match)
+    seat_rows = db.execute(q.SEATS, (match_id,)).fetchall()
+    rated, results = finished_rows(match_id, match, seat_rows, end, now, ratings)
+    db.executemany(q.UPSERT_RATING, rated)
+    db.executemany(q.INSERT_RESULT, results)
+
+
+def finished_rows(
+    match_id: int,
+    match: Row,
+    seat_rows: Sequence[Row],
+    end: MatchEnd,
+    now: str,
+    ratings: tuple[RatingRow, ...],
+) -> tuple[list[Params], list[Params]]:
+    """The ``UPSERT_RATING`` and ``INSERT_RESULT`` parameters of a finished match, from the
+    row ``END_MATCH`` returned and its seat rows; ``ValueError`` for results or ratings that
+    do not fit the match."""
+    seats = match_seats(match, seat_rows)
+    rated: list[Params] = []
     if ratings:
-        _check_ratings(ratings, match, seats)
-        db.executemany(q.UPSERT_RATING, [codec.rating_params(r, now) for r in ratings])
-    rows = [_result_params(match_id, match, seats, end, r, now) for r in _placed(end, seats)]
-    db.executemany(q.INSERT_RESULT, rows)
+        check_ratings(ratings, match, seats)
+        rated = [codec.rating_params(r, now) for r in ratings]
+    results = [result_params(match_id, match, seats, end, r, now) for r in placed(end, seats)]
+    return rated, results
 
 
-def _match_seats(db: sqlite3.Connection, match_id: int, match: sqlite3.Row) -> dict[int, SeatRow]:
+def match_seats(match: Row, rows: Sequence[Row]) -> dict[int, SeatRow]:
     """The match's seats by number; a match started without seat rows has the two of a
     two-player match."""
-    rows = db.execute(q.SEATS, (match_id,)).fetchall()
-    seats = tuple(codec.seat_row(r) for r in rows) or _default_seats(match) or ()
+    seats = tuple(codec.seat_row(r) for r in rows) or default_seats(match) or ()
     return {s.seat: s for s in seats}
 
 
-def _placed(end: MatchEnd, seats: dict[int, SeatRow]) -> list[tuple[SeatResult, int]]:
+def placed(end: MatchEnd, seats: dict[int, SeatRow]) -> list[tuple[SeatResult, int]]:
     """Each result with its place, after checking it names the match's seats exactly."""
     named = {(r.seat, r.user_id) for r in end.results}
     if named != {(s.seat, s.user_id) for s in seats.values()}:
@@ -202,9 +273,9 @@ def _placed(end: MatchEnd, seats: dict[int, SeatRow]) -> list[tuple[SeatResult, 
     return [(r, r.place) for r in end.results if r.place is not None]
 
 
-def _result_params(
+def result_params(
     match_id: int,
-    match: sqlite3.Row,
+    match: Row,
     seats: dict[int, SeatRow],
     end: MatchEnd,
     placed: tuple[SeatResult, int],
@@ -239,9 +310,7 @@ def _result_params(
     )
 
 
-def _check_ratings(
-    ratings: tuple[RatingRow, ...], match: sqlite3.Row, seats: dict[int, SeatRow]
-) -> None:
+def check_ratings(ratings: tuple[RatingRow, ...], match: Row, seats: dict[int, SeatRow]) -> None:
     """Ratings only ever follow a match with people in it, for its own human players, in its
     own guild and mode; never a match against the bot's own account."""
     if match["vs_bot"]:

@@ -3,19 +3,45 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+import sqlite3
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import asyncpg
 
 from bot.store import (
     HandOutcome,
     HandRow,
     MatchEnd,
     MoveRecord,
+    PostgresStore,
     RatingRow,
     SeatResult,
     SeatRow,
     SqliteStore,
 )
 from bot.store.rows import JsonObject, ResultReason
+
+# Either backend; both also have ``_all(sql, params)`` for a test's own look at the tables.
+AnyStore = SqliteStore | PostgresStore
+# What each backend raises for a row that breaks a constraint.
+INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """Where a test's stores live: a SQLite file (not created yet) or a fresh PostgreSQL
+    schema. ``store()`` is a new, unopened store on it, as a restarted bot would open."""
+
+    backend: str
+    location: str | Path
+
+    def store(self, **options: Any) -> AnyStore:
+        if self.backend == "postgres":
+            return PostgresStore(str(self.location), **options)
+        return SqliteStore(self.location, **options)
+
 
 _channels = itertools.count(1)
 
@@ -96,7 +122,7 @@ def finish(
 
 
 async def new_match(
-    store: SqliteStore,
+    store: AnyStore,
     challenger: str = "alice",
     opponent: str = "bob",
     *,
@@ -116,7 +142,7 @@ async def new_match(
 
 
 async def play(
-    store: SqliteStore,
+    store: AnyStore,
     challenger: str,
     opponent: str,
     winner: str,
@@ -172,7 +198,7 @@ def seated(
 
 
 async def new_lobby(
-    store: SqliteStore,
+    store: AnyStore,
     mode: str,
     seats: tuple[SeatRow, ...],
     *,
@@ -242,9 +268,7 @@ def board(
     )
 
 
-async def play_hands(
-    store: SqliteStore, match_id: int, hands: list[HandRow], end: MatchEnd
-) -> None:
+async def play_hands(store: AnyStore, match_id: int, hands: list[HandRow], end: MatchEnd) -> None:
     """One move per hand row, the last one finishing the match with ``end``."""
     for seq, row in enumerate(hands, start=1):
         last = seq == len(hands)

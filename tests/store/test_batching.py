@@ -1,4 +1,4 @@
-"""Moves of many tables share a transaction, yet each one keeps its own outcome."""
+"""Moves of many tables share a transaction (on SQLite), yet each one keeps its own outcome."""
 
 from __future__ import annotations
 
@@ -14,24 +14,35 @@ from pathlib import Path
 import pytest
 
 from bot.store import MoveRecord, RatingRow, SqliteStore, StaleMove
-from tests.store.helpers import finish, hand, move, new_match, state
+from tests.store.helpers import (
+    INTEGRITY,
+    AnyStore,
+    Database,
+    finish,
+    hand,
+    move,
+    new_match,
+    state,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def together(store: SqliteStore, *moves: MoveRecord) -> list[BaseException | None]:
-    """Record the moves at once and check they went out in a single transaction."""
+async def together(store: AnyStore, *moves: MoveRecord) -> list[BaseException | None]:
+    """Record the moves at once; on SQLite, check they went out in a single transaction
+    (PostgreSQL gives each move a transaction of its own, locking its table's row)."""
     before = store.move_transactions
     outcomes = await asyncio.gather(*(store.record_move(m) for m in moves), return_exceptions=True)
-    assert store.move_transactions == before + 1, "the moves were not written together"
+    batches = 1 if isinstance(store, SqliteStore) else len(moves)
+    assert store.move_transactions == before + batches, "the moves were not written together"
     return outcomes
 
 
-async def seqs(store: SqliteStore, match_id: int) -> list[int]:
+async def seqs(store: AnyStore, match_id: int) -> list[int]:
     return [m.seq for m in await store.moves(match_id)]
 
 
-async def test_display_and_deadline_ride_with_the_move(store: SqliteStore) -> None:
+async def test_display_and_deadline_ride_with_the_move(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.set_display(mid, {"old": True}, "t0")
     await store.set_deadline(mid, "d0", "t0")
@@ -59,7 +70,7 @@ async def test_a_deadline_without_the_flag_is_refused() -> None:
         replace(move(1, 1), deadline="d1")
 
 
-async def test_a_stale_move_writes_nothing_of_its_own(store: SqliteStore) -> None:
+async def test_a_stale_move_writes_nothing_of_its_own(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.set_display(mid, {"keep": 1}, "t0")
     stale = replace(move(mid, 5), display={"lost": 1}, deadline="d5", change_deadline=True)
@@ -69,7 +80,7 @@ async def test_a_stale_move_writes_nothing_of_its_own(store: SqliteStore) -> Non
     assert table is not None and (table.display, table.deadline) == ({"keep": 1}, None)
 
 
-async def test_a_finishing_move_clears_the_deadline_it_is_given(store: SqliteStore) -> None:
+async def test_a_finishing_move_clears_the_deadline_it_is_given(store: AnyStore) -> None:
     mid = await new_match(store)
     last = move(
         mid, 1, finished_hand=hand(mid, 1, "gin", 0), finished=finish("alice", "bob", "alice")
@@ -80,7 +91,7 @@ async def test_a_finishing_move_clears_the_deadline_it_is_given(store: SqliteSto
     assert (table.status, table.display, table.deadline) == ("finished", {"over": 1}, None)
 
 
-async def test_a_stale_move_in_a_batch_fails_alone(file_store: SqliteStore) -> None:
+async def test_a_stale_move_in_a_batch_fails_alone(file_store: AnyStore) -> None:
     a, b, c = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(3)]
     outcomes = await together(
         file_store,
@@ -101,7 +112,7 @@ async def test_a_stale_move_in_a_batch_fails_alone(file_store: SqliteStore) -> N
     assert (tables[c].move_count, tables[c].deadline) == (1, "dc")
 
 
-async def test_one_table_s_moves_in_a_batch_land_in_order(file_store: SqliteStore) -> None:
+async def test_one_table_s_moves_in_a_batch_land_in_order(file_store: AnyStore) -> None:
     a = await new_match(file_store)
     outcomes = await together(file_store, move(a, 1), move(a, 2), move(a, 2), move(a, 3))
     assert outcomes[:2] == [None, None] and outcomes[3] is None
@@ -109,7 +120,7 @@ async def test_one_table_s_moves_in_a_batch_land_in_order(file_store: SqliteStor
     assert await seqs(file_store, a) == [1, 2, 3]
 
 
-async def test_a_finishing_move_in_a_batch(file_store: SqliteStore) -> None:
+async def test_a_finishing_move_in_a_batch(file_store: AnyStore) -> None:
     a, b, c = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(3)]
     rating = RatingRow("g1", "a1", 30.0, 5.0, 1)
     done = move(
@@ -130,7 +141,7 @@ async def test_a_finishing_move_in_a_batch(file_store: SqliteStore) -> None:
     assert (await seqs(file_store, a), await seqs(file_store, c)) == ([1], [1])
 
 
-async def test_a_failing_finish_undoes_only_its_move(file_store: SqliteStore) -> None:
+async def test_a_failing_finish_undoes_only_its_move(file_store: AnyStore) -> None:
     a, b, c = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(3)]
     bad = move(
         b,
@@ -151,35 +162,37 @@ async def test_a_failing_finish_undoes_only_its_move(file_store: SqliteStore) ->
     await file_store.record_move(move(b, 1))  # the table goes on
 
 
-async def test_a_failing_hand_row_undoes_only_its_move(file_store: SqliteStore) -> None:
+async def test_a_failing_hand_row_undoes_only_its_move(file_store: AnyStore) -> None:
     """A plain move whose own row breaks a constraint: the batch is redone move by move."""
     a, b = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(2)]
     await file_store.record_move(move(a, 1, finished_hand=hand(a, 1, "void", None)))
     again = move(a, 2, hand_number=2, finished_hand=hand(a, 1, "gin", 1))  # hand 1 twice
     outcomes = await together(file_store, move(b, 1), again, move(b, 2))
     assert outcomes[0] is None and outcomes[2] is None
-    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert isinstance(outcomes[1], INTEGRITY)
     assert (await seqs(file_store, a), await seqs(file_store, b)) == ([1], [1, 2])
     table = await file_store.get_table(a)
     assert table is not None and (table.move_count, table.state) == (1, state(1))
 
 
-async def test_a_caller_cancelled_in_the_queue_is_dropped(file_store: SqliteStore) -> None:
-    a, b = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(2)]
-    async with file_store._lock:  # the writer cannot start: both moves wait in the queue
-        gone = asyncio.create_task(file_store.record_move(move(a, 1)))
-        kept = asyncio.create_task(file_store.record_move(move(b, 1)))
+@pytest.mark.sqlite_only
+async def test_a_caller_cancelled_in_the_queue_is_dropped(sqlite_file_store: SqliteStore) -> None:
+    store = sqlite_file_store
+    a, b = [await new_match(store, f"a{n}", f"b{n}") for n in range(2)]
+    async with store._lock:  # the writer cannot start: both moves wait in the queue
+        gone = asyncio.create_task(store.record_move(move(a, 1)))
+        kept = asyncio.create_task(store.record_move(move(b, 1)))
         await asyncio.sleep(0.01)
         gone.cancel()
         await asyncio.sleep(0)
     await kept
     with pytest.raises(asyncio.CancelledError):
         await gone
-    assert (await seqs(file_store, a), await seqs(file_store, b)) == ([], [1])
-    await file_store.record_move(move(a, 1))
+    assert (await seqs(store, a), await seqs(store, b)) == ([], [1])
+    await store.record_move(move(a, 1))
 
 
-async def test_cancelled_callers_never_leave_half_moves(file_store: SqliteStore) -> None:
+async def test_cancelled_callers_never_leave_half_moves(file_store: AnyStore) -> None:
     """Cancel callers at random points while other tables keep the writer busy: when a
     cancelled call ends, its move is committed or gone for good, and every table is whole."""
     ids = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(12)]
@@ -208,14 +221,15 @@ async def test_cancelled_callers_never_leave_half_moves(file_store: SqliteStore)
         assert await seqs(file_store, mid) == list(range(1, current.move_count + 1))
 
 
+@pytest.mark.sqlite_only
 async def test_a_move_is_visible_to_another_connection_once_recorded(
-    file_store: SqliteStore, db_path: Path
+    sqlite_file_store: SqliteStore, db_path: Path
 ) -> None:
-    ids = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(5)]
+    ids = [await new_match(sqlite_file_store, f"a{n}", f"b{n}") for n in range(5)]
     other = sqlite3.connect(db_path)
     try:
         for seq in (1, 2):
-            await asyncio.gather(*(file_store.record_move(move(mid, seq)) for mid in ids))
+            await asyncio.gather(*(sqlite_file_store.record_move(move(mid, seq)) for mid in ids))
             rows = other.execute("SELECT match_id, MAX(seq) FROM moves GROUP BY match_id")
             assert dict(rows.fetchall()) == dict.fromkeys(ids, seq)
     finally:
@@ -243,6 +257,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.sqlite_only
 def test_recorded_moves_survive_the_process_being_killed(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     done = subprocess.run(
@@ -270,7 +285,7 @@ def test_recorded_moves_survive_the_process_being_killed(db_path: Path) -> None:
         assert display == f'{{"seq":{count}}}'
 
 
-async def test_set_display_after_a_move_is_not_overwritten(file_store: SqliteStore) -> None:
+async def test_set_display_after_a_move_is_not_overwritten(file_store: AnyStore) -> None:
     """A display saved after ``record_move`` returns wins, though other tables' batches go on."""
     mid, *others = [await new_match(file_store, f"a{n}", f"b{n}") for n in range(20)]
 
@@ -289,8 +304,8 @@ async def test_set_display_after_a_move_is_not_overwritten(file_store: SqliteSto
     assert table is not None and table.display == {"after move": 5}
 
 
-async def test_close_writes_the_queued_moves_first(db_path: Path) -> None:
-    store = SqliteStore(db_path)
+async def test_close_writes_the_queued_moves_first(database: Database) -> None:
+    store = database.store()
     await store.open()
     ids = [await new_match(store, f"a{n}", f"b{n}") for n in range(10)]
     tasks = [asyncio.create_task(store.record_move(move(mid, 1))) for mid in ids]
@@ -299,10 +314,11 @@ async def test_close_writes_the_queued_moves_first(db_path: Path) -> None:
     assert [t.result() for t in tasks] == [None] * len(ids)
     with pytest.raises(RuntimeError, match="not open"):
         await store.record_move(move(ids[0], 2))
-    async with SqliteStore(db_path) as again:
+    async with database.store() as again:
         assert (await again.counts())["moves"] == len(ids)
 
 
+@pytest.mark.sqlite_only
 async def test_a_batch_that_cannot_begin_fails_its_moves_and_the_next_one_works(
     db_path: Path,
 ) -> None:

@@ -12,15 +12,19 @@ from bot.store import SqliteStore
 from bot.store.checkpoint import Checkpointer, checkpoint
 from tests.store.helpers import move, new_match
 
+pytestmark = pytest.mark.sqlite_only
+
 
 async def test_a_file_database_leaves_checkpoints_to_the_checkpointer(
-    file_store: SqliteStore,
+    sqlite_file_store: SqliteStore,
 ) -> None:
-    assert await file_store.pragma("wal_autocheckpoint") == 0
+    assert await sqlite_file_store.pragma("wal_autocheckpoint") == 0
 
 
-async def test_an_in_memory_database_keeps_sqlite_s_own_checkpoints(store: SqliteStore) -> None:
-    assert store._checkpointer is None
+async def test_an_in_memory_database_keeps_sqlite_s_own_checkpoints(
+    sqlite_store: SqliteStore,
+) -> None:
+    assert sqlite_store._checkpointer is None
 
 
 async def test_checkpoints_run_off_the_loop_and_empty_the_wal(db_path: Path) -> None:
@@ -77,7 +81,7 @@ async def test_a_failing_checkpoint_is_logged_and_the_next_one_runs(tmp_path: Pa
 
 
 async def test_move_batches_are_written_on_the_loop_s_thread(
-    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bot.store.writes as writes
 
@@ -89,7 +93,7 @@ async def test_move_batches_are_written_on_the_loop_s_thread(
         return real(db, moves)  # type: ignore[arg-type]
 
     monkeypatch.setattr(writes, "write_moves", watched)
-    mid = await new_match(store)
-    await asyncio.gather(*(store.record_move(move(mid, s)) for s in (1, 2, 3)))
+    mid = await new_match(sqlite_store)
+    await asyncio.gather(*(sqlite_store.record_move(move(mid, s)) for s in (1, 2, 3)))
     assert seen == [threading.get_ident()]
-    assert [m.seq for m in await store.moves(mid)] == [1, 2, 3]
+    assert [m.seq for m in await sqlite_store.moves(mid)] == [1, 2, 3]

@@ -1,4 +1,4 @@
-"""Opening and closing: pragmas, folders, in-memory databases."""
+"""Opening and closing: the backend GIN_DB names, pragmas, folders, in-memory databases."""
 
 from __future__ import annotations
 
@@ -6,21 +6,49 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SqliteStore
+from bot.store import PostgresStore, SqliteStore, store_for
+from bot.store.postgres import redact, with_search_path
+from tests.store.helpers import AnyStore, Database
 
 
+@pytest.mark.parametrize(
+    ("location", "kind"),
+    [
+        ("data/gin.sqlite3", SqliteStore),
+        (Path("data/gin.sqlite3"), SqliteStore),
+        (":memory:", SqliteStore),
+        ("postgresql://gin:secret@db.example:5432/gin", PostgresStore),
+        ("postgres://gin@localhost/gin?search_path=bot", PostgresStore),
+    ],
+)
+def test_the_location_chooses_the_backend(location: str | Path, kind: type) -> None:
+    assert isinstance(store_for(location), kind)
+
+
+def test_urls_lose_their_password_in_messages_and_gain_a_search_path() -> None:
+    assert redact("postgresql://gin:secret@db:5432/gin") == "postgresql://gin:***@db:5432/gin"
+    assert redact("postgresql://gin@db/gin") == "postgresql://gin@db/gin"
+    url = with_search_path("postgresql://gin@db/gin?sslmode=disable&search_path=old", "new")
+    assert url == "postgresql://gin@db/gin?sslmode=disable&search_path=new"
+
+
+@pytest.mark.sqlite_only
 async def test_file_database_uses_wal_and_normal_sync(
-    file_store: SqliteStore, db_path: Path
+    sqlite_file_store: SqliteStore, db_path: Path
 ) -> None:
     assert db_path.parent.is_dir()
-    assert await file_store.pragma("journal_mode") == "wal"
-    assert await file_store.pragma("synchronous") == 1  # NORMAL
-    assert await file_store.pragma("foreign_keys") == 1
-    assert await file_store.pragma("busy_timeout") == 5000
+    assert await sqlite_file_store.pragma("journal_mode") == "wal"
+    assert await sqlite_file_store.pragma("synchronous") == 1  # NORMAL
+    assert await sqlite_file_store.pragma("foreign_keys") == 1
+    assert await sqlite_file_store.pragma("busy_timeout") == 5000
 
 
-async def test_memory_database_works(store: SqliteStore) -> None:
-    assert await store.pragma("foreign_keys") == 1
+@pytest.mark.sqlite_only
+async def test_memory_database_works(sqlite_store: SqliteStore) -> None:
+    assert await sqlite_store.pragma("foreign_keys") == 1
+
+
+async def test_a_new_database_is_empty(store: AnyStore) -> None:
     assert await store.counts() == {
         "players": 0,
         "matches": 0,
@@ -33,8 +61,8 @@ async def test_memory_database_works(store: SqliteStore) -> None:
     }
 
 
-async def test_close_is_idempotent_and_open_twice_is_harmless(db_path: Path) -> None:
-    store = SqliteStore(db_path)
+async def test_close_is_idempotent_and_open_twice_is_harmless(database: Database) -> None:
+    store = database.store()
     await store.close()
     await store.open()
     await store.open()
@@ -44,12 +72,13 @@ async def test_close_is_idempotent_and_open_twice_is_harmless(db_path: Path) -> 
         await store.counts()
 
 
-async def test_pragma_names_are_checked(store: SqliteStore) -> None:
+@pytest.mark.sqlite_only
+async def test_pragma_names_are_checked(sqlite_store: SqliteStore) -> None:
     with pytest.raises(ValueError):
-        await store.pragma("journal_mode; DROP TABLE matches")
+        await sqlite_store.pragma("journal_mode; DROP TABLE matches")
 
 
-async def test_players_are_upserted(store: SqliteStore) -> None:
+async def test_players_are_upserted(store: AnyStore) -> None:
     await store.upsert_player("u1", "Old name", "2025-01-01T00:00:00Z")
     await store.upsert_player("u1", "New name", "2025-01-02T00:00:00Z")
     rows = await store._all("SELECT user_id, name, updated_at FROM players")

@@ -3,9 +3,7 @@ figure kept apart per mode."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +13,12 @@ from bot.store import (
     RatingRow,
     SeatResult,
     SeatRow,
-    SqliteStore,
     StaleMove,
 )
 from tests.store.helpers import (
+    INTEGRITY,
+    AnyStore,
+    Database,
     at,
     board,
     finish,
@@ -46,7 +46,7 @@ def rated(user: str, mu: float, mode: str = "classic") -> RatingRow:
 
 
 @pytest.mark.parametrize("vs_bot", [False, True])
-async def test_a_two_player_match_is_seated_at_start(store: SqliteStore, vs_bot: bool) -> None:
+async def test_a_two_player_match_is_seated_at_start(store: AnyStore, vs_bot: bool) -> None:
     opponent = "gin-bot" if vs_bot else "bob"
     mid = await new_match(store, "alice", opponent, vs_bot=vs_bot, start=False)
     table = await store.get_table(mid)
@@ -58,7 +58,7 @@ async def test_a_two_player_match_is_seated_at_start(store: SqliteStore, vs_bot:
     assert [t.seats for t in await store.open_tables()] == [table.seats]
 
 
-async def test_a_two_player_match_may_name_its_own_seats(store: SqliteStore) -> None:
+async def test_a_two_player_match_may_name_its_own_seats(store: AnyStore) -> None:
     mid = await new_match(store, "alice", "gin-bot", vs_bot=True, start=False)
     seats = (SeatRow(1, "gin-bot", is_bot=True), SeatRow(0, "alice"))  # any order
     await store.start_match(mid, state(0), at(1), seats=seats)
@@ -66,7 +66,7 @@ async def test_a_two_player_match_may_name_its_own_seats(store: SqliteStore) -> 
     assert table is not None and table.seats == (seats[1], seats[0])
 
 
-async def test_a_lobby_starts_with_its_seats(store: SqliteStore) -> None:
+async def test_a_lobby_starts_with_its_seats(store: AnyStore) -> None:
     seats = seated("ann", "bot:1", "cat", "bot:3", teams=(0, 1, 0, 1), bots=(1, 3))
     mid = await new_lobby(store, "teams", seats)
     table = await store.get_table(mid)
@@ -90,7 +90,7 @@ async def test_a_lobby_starts_with_its_seats(store: SqliteStore) -> None:
     ],
 )
 async def test_bad_seats_leave_the_lobby_waiting(
-    store: SqliteStore, seats: tuple[SeatRow, ...]
+    store: AnyStore, seats: tuple[SeatRow, ...]
 ) -> None:
     mid = await store.create_challenge("g1", "c1", "ann", "", {}, at(0), mode="three")
     with pytest.raises(ValueError):
@@ -114,7 +114,7 @@ async def test_bad_seats_leave_the_lobby_waiting(
     ],
 )
 async def test_a_challenge_seats_exactly_its_two_players(
-    store: SqliteStore, seats: tuple[SeatRow, ...]
+    store: AnyStore, seats: tuple[SeatRow, ...]
 ) -> None:
     mid = await new_match(store, start=False)
     with pytest.raises(ValueError, match="challenger"):
@@ -122,7 +122,7 @@ async def test_a_challenge_seats_exactly_its_two_players(
     assert (await store.counts())["seats"] == 0
 
 
-async def test_lobbies_refuse_a_bot_opponent_and_an_empty_mode(store: SqliteStore) -> None:
+async def test_lobbies_refuse_a_bot_opponent_and_an_empty_mode(store: AnyStore) -> None:
     with pytest.raises(ValueError, match="bot"):
         await store.create_challenge("g1", "c1", "ann", "", {}, at(0), vs_bot=True)
     with pytest.raises(ValueError, match="mode"):
@@ -132,10 +132,10 @@ async def test_lobbies_refuse_a_bot_opponent_and_an_empty_mode(store: SqliteStor
         await store.start_match(mid, state(0), at(1), seats=THREE)  # started already
 
 
-async def test_seats_survive_a_restart(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+async def test_seats_survive_a_restart(database: Database) -> None:
+    async with database.store() as store:
         mid = await new_lobby(store, "elimination", SIX)
-    async with SqliteStore(db_path) as store:
+    async with database.store() as store:
         (table,) = await store.open_tables()
         assert (table.id, table.mode, table.seats) == (mid, "elimination", SIX)
 
@@ -143,7 +143,7 @@ async def test_seats_survive_a_restart(db_path: Path) -> None:
 # -- results -------------------------------------------------------------------------------
 
 
-async def test_three_players_get_their_places(store: SqliteStore) -> None:
+async def test_three_players_get_their_places(store: AnyStore) -> None:
     mid = await new_lobby(store, "three", THREE)
     end = placed(THREE, (2, 1, 3), points=(40, 110, 5))
     await store.record_move(move(mid, 1, finished=end))
@@ -158,7 +158,7 @@ async def test_three_players_get_their_places(store: SqliteStore) -> None:
     assert table is not None and (table.status, table.winner_id) == ("finished", "ben")
 
 
-async def test_partners_share_first_place(store: SqliteStore) -> None:
+async def test_partners_share_first_place(store: AnyStore) -> None:
     mid = await new_lobby(store, "teams", TEAMS)
     # Teams come from the seats; a result may repeat its team.
     end = MatchEnd(
@@ -189,7 +189,7 @@ async def test_partners_share_first_place(store: SqliteStore) -> None:
     ]
 
 
-async def test_elimination_places_six_players(store: SqliteStore) -> None:
+async def test_elimination_places_six_players(store: AnyStore) -> None:
     mid = await new_lobby(store, "elimination", SIX)
     # Out in the order cat, fay, ann, dan, ben: eve is the last one left.
     end = placed(SIX, (3, 5, 1, 4, 6, 2), reason="last_left")
@@ -226,7 +226,7 @@ async def test_elimination_places_six_players(store: SqliteStore) -> None:
     ]
 
 
-async def test_places_in_a_two_player_match_may_be_given(store: SqliteStore) -> None:
+async def test_places_in_a_two_player_match_may_be_given(store: AnyStore) -> None:
     mid = await new_lobby(store, "elimination", seated("ann", "ben"))
     await store.record_move(move(mid, 1, finished=placed(seated("ann", "ben"), (2, 1))))
     rows = await store.results(mid)
@@ -259,7 +259,7 @@ async def test_places_in_a_two_player_match_may_be_given(store: SqliteStore) -> 
     ],
 )
 async def test_results_must_fit_the_seats(
-    store: SqliteStore, results: tuple[SeatResult, ...], message: str
+    store: AnyStore, results: tuple[SeatResult, ...], message: str
 ) -> None:
     mid = await new_lobby(store, "three", THREE)
     before = (await store.counts(), await store.get_table(mid))
@@ -270,7 +270,7 @@ async def test_results_must_fit_the_seats(
     await store.record_move(move(mid, 1, finished=placed(THREE, (1, 2, 3))))  # still playable
 
 
-async def test_a_team_must_be_the_seats_team(store: SqliteStore) -> None:
+async def test_a_team_must_be_the_seats_team(store: AnyStore) -> None:
     mid = await new_lobby(store, "teams", TEAMS)
     results = placed(TEAMS, (1, 2, 1, 2)).results
     wrong = (SeatResult("ann", 0, 0, 0, place=1, team=1), *results[1:])
@@ -306,7 +306,7 @@ def test_places_are_checked_with_the_match_end() -> None:
 
 
 @pytest.fixture
-async def mixed(store: SqliteStore) -> SqliteStore:
+async def mixed(store: AnyStore) -> AnyStore:
     """Three-player matches, one with a bot seat; classic matches, one against the bot.
 
     three, human: ann 1st, ben 2nd, cat 3rd. three, with bot:1 in seat 1: bot:1 1st,
@@ -325,7 +325,7 @@ async def mixed(store: SqliteStore) -> SqliteStore:
     return store
 
 
-async def test_bot_rows_are_never_standings(mixed: SqliteStore) -> None:
+async def test_bot_rows_are_never_standings(mixed: AnyStore) -> None:
     rows, total = await mixed.leaderboard("g1", 10, 0, mode="three")
     assert total == 3
     assert [(r.user_id, r.played, r.won, r.hand_points, r.final_scores) for r in rows] == [
@@ -352,7 +352,7 @@ async def test_bot_rows_are_never_standings(mixed: SqliteStore) -> None:
     assert [(r.is_bot, r.place, r.won) for r in bot_row] == [(True, 1, True)]
 
 
-async def test_history_and_stats_keep_to_their_mode(mixed: SqliteStore) -> None:
+async def test_history_and_stats_keep_to_their_mode(mixed: AnyStore) -> None:
     classic, total = await mixed.history("g1", "ann", 10, 0)
     assert total == 2 and [(r.mode, r.players, r.opponent_id) for r in classic] == [
         ("classic", 2, "gin-bot"),
@@ -376,7 +376,7 @@ async def test_history_and_stats_keep_to_their_mode(mixed: SqliteStore) -> None:
 # -- ratings -------------------------------------------------------------------------------
 
 
-async def test_ratings_are_kept_per_mode(store: SqliteStore) -> None:
+async def test_ratings_are_kept_per_mode(store: AnyStore) -> None:
     await play(store, "ann", "ben", "ann", ratings=(rated("ann", 30.0), rated("ben", 20.0)))
     mid = await new_lobby(store, "three", THREE)
     three = (rated("ann", 22.0, "three"), rated("ben", 27.0, "three"), rated("cat", 24.0, "three"))
@@ -411,7 +411,7 @@ async def test_ratings_are_kept_per_mode(store: SqliteStore) -> None:
     ],
 )
 async def test_ratings_must_fit_the_match(
-    store: SqliteStore, ratings: tuple[RatingRow, ...], message: str
+    store: AnyStore, ratings: tuple[RatingRow, ...], message: str
 ) -> None:
     seats = seated("ann", "bot:1", "cat", bots=(1,))
     mid = await new_lobby(store, "three", seats)
@@ -428,7 +428,7 @@ async def test_ratings_must_fit_the_match(
 # -- hands ---------------------------------------------------------------------------------
 
 
-async def test_teams_hands_have_two_boards(store: SqliteStore) -> None:
+async def test_teams_hands_have_two_boards(store: AnyStore) -> None:
     mid = await new_lobby(store, "teams", TEAMS)
     boards = [
         board(mid, 1, (0, 1), "knock", 0, knocker_seat=0, board_number=1),
@@ -441,12 +441,12 @@ async def test_teams_hands_have_two_boards(store: SqliteStore) -> None:
     stored = await store.hands(mid)
     assert [(h.number, h.board) for h in stored] == [(1, 0), (1, 1), (2, 0), (2, 1)]
     assert stored == sorted(boards, key=lambda h: (h.number, h.board))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY):
         await store.record_move(move(mid, 5, hand_number=2, finished_hand=boards[3]))  # again
     assert len(await store.hands(mid)) == 4
 
 
-async def test_a_hand_needs_seat_numbers(store: SqliteStore) -> None:
+async def test_a_hand_needs_seat_numbers(store: AnyStore) -> None:
     mid = await new_lobby(store, "three", THREE)
     for seats in (["0", 1], [0, -1], "01", [True, 1], [0, 63]):
         bad = replace(board(mid, 1, (0, 1), "gin", 0), result={"seats": seats})
@@ -455,7 +455,7 @@ async def test_a_hand_needs_seat_numbers(store: SqliteStore) -> None:
     assert await store.hands(mid) == []
 
 
-async def test_hands_played_counts_only_hands_dealt_in(store: SqliteStore) -> None:
+async def test_hands_played_counts_only_hands_dealt_in(store: AnyStore) -> None:
     # Three players: the dealer sits each hand out (seats 0, 1, 2 deal in turn).
     three = await new_lobby(store, "three", THREE)
     hands = [
@@ -505,7 +505,7 @@ async def test_hands_played_counts_only_hands_dealt_in(store: SqliteStore) -> No
     assert await store.player_stats("g1", "ann") is None
 
 
-async def test_classic_hands_without_seats_count_for_both(store: SqliteStore) -> None:
+async def test_classic_hands_without_seats_count_for_both(store: AnyStore) -> None:
     mid = await new_match(store, "ann", "ben")
     rows = [hand(mid, 1, "knock", 0, knocker_seat=0), hand(mid, 2, "gin", 1, knocker_seat=1)]
     await play_hands(store, mid, rows, finish("ann", "ben", "ann"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import HistoryRow, LeaderSort, RatingRow, SqliteStore
+from bot.store import HistoryRow, LeaderSort, RatingRow
 from bot.store.codec import streaks
-from tests.store.helpers import at, finish, move, new_match, play
+from tests.store.helpers import AnyStore, at, finish, move, new_match, play
 
 BOT = "gin-bot"
 
@@ -17,7 +17,7 @@ def rated(user: str, mu: float, sigma: float, matches: int) -> RatingRow:
 
 
 @pytest.fixture
-async def league(store: SqliteStore) -> SqliteStore:
+async def league(store: AnyStore) -> AnyStore:
     """Five human players, some rated; and a few matches against the bot.
 
     played/won/hand points/final scores (a challenger's final score is 25 more than their
@@ -44,13 +44,13 @@ async def league(store: SqliteStore) -> SqliteStore:
 
 
 async def order(
-    store: SqliteStore, sort: LeaderSort = "wins", provisional_below: int = 0
+    store: AnyStore, sort: LeaderSort = "wins", provisional_below: int = 0
 ) -> list[str]:
     rows, _ = await store.leaderboard("g1", 50, 0, sort=sort, provisional_below=provisional_below)
     return [r.user_id for r in rows]
 
 
-async def test_leaderboard_sorts(league: SqliteStore) -> None:
+async def test_leaderboard_sorts(league: AnyStore) -> None:
     rows, _ = await league.leaderboard("g1", 50, 0)  # the default order is by wins
     assert [r.user_id for r in rows] == ["ann", "ben", "dan", "cat", "eve"]
     assert await order(league, sort="wins") == ["ann", "ben", "dan", "cat", "eve"]
@@ -69,7 +69,7 @@ async def test_leaderboard_sorts(league: SqliteStore) -> None:
         await league.leaderboard("g1", 10, 0, sort="luck")  # type: ignore[arg-type]
 
 
-async def test_leaderboard_rows_carry_ratings_and_marks(league: SqliteStore) -> None:
+async def test_leaderboard_rows_carry_ratings_and_marks(league: AnyStore) -> None:
     rows, total = await league.leaderboard("g1", 50, 0, sort="rating", provisional_below=3)
     assert total == 5
     by_user = {r.user_id: r for r in rows}
@@ -86,7 +86,7 @@ async def test_leaderboard_rows_carry_ratings_and_marks(league: SqliteStore) -> 
     assert not any(r.provisional for r in rows)
 
 
-async def test_leaderboard_pages_in_every_sort(league: SqliteStore) -> None:
+async def test_leaderboard_pages_in_every_sort(league: AnyStore) -> None:
     sorts: tuple[LeaderSort, ...] = ("wins", "points", "rating")
     for sort in sorts:
         whole = await order(league, sort=sort, provisional_below=3)
@@ -98,7 +98,7 @@ async def test_leaderboard_pages_in_every_sort(league: SqliteStore) -> None:
         assert {total for _, total in pages} == {5}
 
 
-async def test_records_against_the_bot(league: SqliteStore) -> None:
+async def test_records_against_the_bot(league: AnyStore) -> None:
     rows, total = await league.bot_records("g1", 10, 0)
     assert total == 3
     assert [(r.user_id, r.name, r.played, r.won, r.lost, r.final_scores) for r in rows] == [
@@ -114,7 +114,7 @@ async def test_records_against_the_bot(league: SqliteStore) -> None:
     assert await league.get_ratings("g1", [BOT, "fay", "gus"]) == {}
 
 
-async def test_bot_matches_count_in_stats_and_history(league: SqliteStore) -> None:
+async def test_bot_matches_count_in_stats_and_history(league: AnyStore) -> None:
     ann = await league.player_stats("g1", "ann")
     assert ann is not None and (ann.played, ann.won, ann.hand_points) == (7, 4, 820)
     assert (ann.final_scores, ann.avg_final_score) == (970, 970 / 7)
@@ -128,7 +128,7 @@ async def test_bot_matches_count_in_stats_and_history(league: SqliteStore) -> No
     ]
 
 
-async def test_history_pages_newest_first(store: SqliteStore) -> None:
+async def test_history_pages_newest_first(store: AnyStore) -> None:
     await store.upsert_player("bob", "Bob", at(0))
     # Finish times out of id order: history follows the time, not the id.
     first = await play(store, "alice", "bob", "alice", points=(120, 40), finished_at=at(50))
@@ -152,7 +152,7 @@ async def test_history_pages_newest_first(store: SqliteStore) -> None:
         await store.history("g1", "alice", 10, -1)
 
 
-async def test_stats_figures(store: SqliteStore) -> None:
+async def test_stats_figures(store: AnyStore) -> None:
     # zed sits in seat 0, then 1, then 0 against the bot; matches finish in that order.
     await play(
         store,
@@ -208,7 +208,7 @@ async def test_stats_figures(store: SqliteStore) -> None:
     assert (yan.mu, yan.rating, yan.rating_matches) == (None, None, 0)
 
 
-async def test_streaks_follow_finish_order(store: SqliteStore) -> None:
+async def test_streaks_follow_finish_order(store: AnyStore) -> None:
     wins = "WWLWWWLWW"
     for n, outcome in enumerate(wins):
         winner = "ann" if outcome == "W" else "bob"
@@ -229,7 +229,7 @@ def test_streak_counting() -> None:
     assert streaks([1, 1, 1]) == (3, 3)
 
 
-async def test_stats_before_any_hand_was_finished(store: SqliteStore) -> None:
+async def test_stats_before_any_hand_was_finished(store: AnyStore) -> None:
     mid = await new_match(store, "ann", "bob")
     await store.end_match(mid, None, finish("ann", "bob", "bob", reason="resign"), at(3))
     ann = await store.player_stats("g1", "ann")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiosqlite
+import pytest
 
 from bot.store import SqliteStore
 from bot.store.migrate import apply_migrations, default_directory, discover
@@ -12,18 +13,20 @@ from bot.store.migrate import apply_migrations, default_directory, discover
 T0 = "2025-01-01T00:00:00Z"
 T1 = "2025-01-01T00:05:00Z"
 
+pytestmark = pytest.mark.sqlite_only
+
 
 async def names(store: SqliteStore, kind: str) -> set[str]:
     rows = await store._all("SELECT name FROM sqlite_master WHERE type = ?", (kind,))
     return {r[0] for r in rows}
 
 
-async def test_fresh_database_has_the_new_schema(store: SqliteStore) -> None:
-    assert {"guild_settings", "ratings"} <= await names(store, "table")
-    indexes = await names(store, "index")
+async def test_fresh_database_has_the_new_schema(sqlite_store: SqliteStore) -> None:
+    assert {"guild_settings", "ratings"} <= await names(sqlite_store, "table")
+    indexes = await names(sqlite_store, "index")
     assert {"matches_open_deadline", "results_guild_user_finished"} <= indexes
     assert "results_guild_user" not in indexes
-    columns = {r["name"]: r for r in await store._all("PRAGMA table_info(matches)")}
+    columns = {r["name"]: r for r in await sqlite_store._all("PRAGMA table_info(matches)")}
     assert columns["deadline"]["notnull"] == 0
     assert (columns["vs_bot"]["notnull"], columns["vs_bot"]["dflt_value"]) == (1, "0")
 

@@ -29,7 +29,9 @@ from typing import Any, cast
 import pytest
 
 from bot.store import LeaderSort, MatchEnd, RatingRow, SeatResult, SqliteStore
+from bot.store.copy import copy_database
 from bot.store.migrate import default_directory, discover
+from tests.store.helpers import AnyStore, Database
 
 DATA = Path(__file__).parent / "data"
 BOT = "9000"
@@ -89,17 +91,26 @@ def undercuts_suffered(old: dict[str, Any], guild: str, user: str) -> int:
 
 
 @pytest.fixture
-async def upgraded(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+async def upgraded(database: Database, tmp_path: Path) -> AsyncIterator[AnyStore]:
+    """The v2 database brought to the current schema by opening it; for PostgreSQL, then
+    copied there by ``bot.store.copy``, which must keep every answer."""
     db = tmp_path / "bot.sqlite3"
     shutil.copyfile(DATA / "store_v2.sqlite3", db)
+    if database.backend == "postgres":
+        report = await copy_database(db, str(database.location))
+        assert report.ok, report.lines()
+        async with database.store() as store:
+            yield store
+        return
     async with SqliteStore(db) as store:
         yield store
 
 
-async def test_fresh_database_has_the_new_schema(store: SqliteStore) -> None:
+@pytest.mark.sqlite_only
+async def test_fresh_database_has_the_new_schema(sqlite_store: SqliteStore) -> None:
     assert [m.version for m in discover(default_directory())][:3] == [1, 2, 3]
     info = {
-        table: {r["name"]: r for r in await store._all(f"PRAGMA table_info({table})")}
+        table: {r["name"]: r for r in await sqlite_store._all(f"PRAGMA table_info({table})")}
         for table in ("matches", "seats", "results", "hands", "ratings")
     }
     assert (info["matches"]["mode"]["notnull"], info["matches"]["mode"]["dflt_value"]) == (
@@ -121,19 +132,20 @@ async def test_fresh_database_has_the_new_schema(store: SqliteStore) -> None:
     assert primary["ratings"] == ["guild_id", "user_id", "mode"]
     assert primary["results"] == ["match_id", "user_id"]
     indexes = {
-        r[0] for r in await store._all("SELECT name FROM sqlite_master WHERE type = 'index'")
+        r[0] for r in await sqlite_store._all("SELECT name FROM sqlite_master WHERE type = 'index'")
     }
     assert {"results_guild_user_finished", "matches_open_deadline", "matches_open_channel"} <= (
         indexes
     )
 
 
-async def test_a_v2_database_gives_the_same_answers(upgraded: SqliteStore) -> None:
+async def test_a_v2_database_gives_the_same_answers(upgraded: AnyStore) -> None:
     old = recorded()
     store = upgraded
     versions = await store._all("SELECT version FROM schema_migrations ORDER BY version")
     assert [r[0] for r in versions][:3] == [1, 2, 3]
-    assert await store._all("PRAGMA foreign_key_check") == []
+    if isinstance(store, SqliteStore):
+        assert await store._all("PRAGMA foreign_key_check") == []
 
     for key, page in old["leaderboard"].items():
         guild, sort, below = key.split("/")
@@ -205,7 +217,7 @@ async def test_a_v2_database_gives_the_same_answers(upgraded: SqliteStore) -> No
     assert counts == {**old["counts"], "seats": 2 * started}
 
 
-async def test_the_upgraded_database_plays_on(upgraded: SqliteStore) -> None:
+async def test_the_upgraded_database_plays_on(upgraded: AnyStore) -> None:
     """The match in play finishes with the seats the migration gave it, and counts."""
     store = upgraded
     old = recorded()
@@ -235,7 +247,7 @@ async def test_the_upgraded_database_plays_on(upgraded: SqliteStore) -> None:
     assert (await store.get_ratings(playing.guild_id, [cat]))[cat] == rating
 
 
-async def test_the_stored_final_scores_are_the_match_results(upgraded: SqliteStore) -> None:
+async def test_the_stored_final_scores_are_the_match_results(upgraded: AnyStore) -> None:
     """Results have kept each side's final score, bonuses included, since the first schema:
     exactly the final scores of the finished match's own result (what its match-over message
     showed), which the standings and stats add up with nothing to back-fill."""

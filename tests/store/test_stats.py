@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import LeaderRow, SqliteStore
+from bot.store import LeaderRow
 from tests.store.helpers import (
+    AnyStore,
     at,
     board,
     hand,
@@ -33,7 +34,7 @@ GUILD_MATCHES = [
 
 
 @pytest.fixture
-async def ranked(store: SqliteStore) -> SqliteStore:
+async def ranked(store: AnyStore) -> AnyStore:
     for user in ("ann", "ben", "cat", "eve", "fay", "gus"):  # hal never upserted
         await store.upsert_player(user, user.title(), at(0))
     for challenger, opponent, winner, points in GUILD_MATCHES:
@@ -43,7 +44,7 @@ async def ranked(store: SqliteStore) -> SqliteStore:
     return store
 
 
-async def test_leaderboard_order_and_ties(ranked: SqliteStore) -> None:
+async def test_leaderboard_order_and_ties(ranked: AnyStore) -> None:
     rows, total = await ranked.leaderboard("g1", 50, 0)
     assert total == 7
     # won first (ben before eve), then win rate (ann before ben despite lower scores;
@@ -58,7 +59,7 @@ async def test_leaderboard_order_and_ties(ranked: SqliteStore) -> None:
     assert rows[6] == LeaderRow("gus", "Gus", 8, 1, 7, 0.125, 170, 170)
 
 
-async def test_leaderboard_pages(ranked: SqliteStore) -> None:
+async def test_leaderboard_pages(ranked: AnyStore) -> None:
     pages = [await ranked.leaderboard("g1", 3, offset) for offset in (0, 3, 6, 9)]
     assert [[r.user_id for r in rows] for rows, _ in pages] == [
         ["ann", "ben", "eve"],
@@ -72,13 +73,13 @@ async def test_leaderboard_pages(ranked: SqliteStore) -> None:
         await ranked.leaderboard("g1", -1, 0)
 
 
-async def test_other_guild_is_separate(ranked: SqliteStore) -> None:
+async def test_other_guild_is_separate(ranked: AnyStore) -> None:
     rows, total = await ranked.leaderboard("g2", 10, 0)
     assert total == 2
     assert [(r.user_id, r.won, r.played) for r in rows] == [("gus", 1, 1), ("ann", 0, 1)]
 
 
-async def test_player_stats(store: SqliteStore) -> None:
+async def test_player_stats(store: AnyStore) -> None:
     await store.upsert_player("alice", "Alice", at(0))
     # alice is seat 0 here
     await play(
@@ -127,7 +128,7 @@ async def test_player_stats(store: SqliteStore) -> None:
     assert await store.player_stats("g3", "alice") is None
 
 
-async def test_undercuts_made_and_suffered_are_counted_apart(store: SqliteStore) -> None:
+async def test_undercuts_made_and_suffered_are_counted_apart(store: AnyStore) -> None:
     # Alice knocks and is undercut three times, once from seat 1; she undercuts Bob once.
     await play(
         store,
@@ -148,7 +149,7 @@ async def test_undercuts_made_and_suffered_are_counted_apart(store: SqliteStore)
     assert (alice.knocks, alice.knock_wins, bob.knocks, bob.knock_wins) == (3, 0, 3, 1)
 
 
-async def test_undercuts_of_the_modes_follow_their_seats(store: SqliteStore) -> None:
+async def test_undercuts_of_the_modes_follow_their_seats(store: AnyStore) -> None:
     three = await new_lobby(store, "three", seated("ann", "ben", "cat"))
     hands = [
         board(three, 1, (1, 2), "undercut", 2, knocker_seat=1),  # ann sits out

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-from bot.store import ChannelBusy, MatchEnd, SeatResult, SqliteStore, StaleMove
-from tests.store.helpers import at, finish, hand, move, new_match, state
+from bot.store import ChannelBusy, MatchEnd, SeatResult, StaleMove
+from tests.store.helpers import (
+    INTEGRITY,
+    AnyStore,
+    Database,
+    at,
+    finish,
+    hand,
+    move,
+    new_match,
+    state,
+)
 
 
-async def test_round_trip(store: SqliteStore) -> None:
+async def test_round_trip(store: AnyStore) -> None:
     mid = await store.create_challenge("g1", "c1", "alice", "bob", {"target": 150}, at(1))
     await store.set_display(mid, {"message_id": "42"}, at(2))
     table = await store.get_table(mid)
@@ -63,7 +70,7 @@ async def test_round_trip(store: SqliteStore) -> None:
     assert await store.open_tables() == []
 
 
-async def test_one_open_table_per_channel(store: SqliteStore) -> None:
+async def test_one_open_table_per_channel(store: AnyStore) -> None:
     first = await store.create_challenge("g1", "c1", "alice", "bob", {}, at(1))
     with pytest.raises(ChannelBusy) as busy:
         await store.create_challenge("g1", "c1", "carol", "dave", {}, at(2))
@@ -83,12 +90,12 @@ async def test_one_open_table_per_channel(store: SqliteStore) -> None:
     ]
 
 
-async def test_challenging_yourself_is_refused(store: SqliteStore) -> None:
+async def test_challenging_yourself_is_refused(store: AnyStore) -> None:
     with pytest.raises(ValueError):
         await store.create_challenge("g1", "c1", "alice", "alice", {}, at(1))
 
 
-async def test_status_guards(store: SqliteStore) -> None:
+async def test_status_guards(store: AnyStore) -> None:
     mid = await new_match(store, start=False)
     with pytest.raises(StaleMove):
         await store.record_move(move(mid, 1))  # not started yet
@@ -103,7 +110,7 @@ async def test_status_guards(store: SqliteStore) -> None:
         await store.close_challenge(mid, "finished", at(2))  # type: ignore[arg-type]
 
 
-async def test_closed_challenge_keeps_its_status(store: SqliteStore) -> None:
+async def test_closed_challenge_keeps_its_status(store: AnyStore) -> None:
     mid = await new_match(store, start=False)
     await store.close_challenge(mid, "expired", at(5))
     table = await store.get_table(mid)
@@ -113,7 +120,7 @@ async def test_closed_challenge_keeps_its_status(store: SqliteStore) -> None:
         await store.start_match(mid, state(0), at(6))
 
 
-async def test_duplicate_seq_is_stale_and_writes_nothing(store: SqliteStore) -> None:
+async def test_duplicate_seq_is_stale_and_writes_nothing(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.record_move(move(mid, 1))
     before = (await store.counts(), await store.get_table(mid))
@@ -124,19 +131,19 @@ async def test_duplicate_seq_is_stale_and_writes_nothing(store: SqliteStore) -> 
     await store.record_move(move(mid, 2))  # the real next move still goes through
 
 
-async def test_a_bad_hand_rolls_back_the_whole_move(store: SqliteStore) -> None:
+async def test_a_bad_hand_rolls_back_the_whole_move(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.record_move(move(mid, 1))
     before = (await store.counts(), await store.get_table(mid))
     bad = hand(mid, 1, "void", 1)  # a void hand cannot have a winner (CHECK constraint)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY):
         await store.record_move(move(mid, 2, finished_hand=bad))
     assert (await store.counts(), await store.get_table(mid)) == before
     await store.record_move(move(mid, 2, finished_hand=hand(mid, 1, "void", None)))
     assert (await store.counts())["hands"] == 1
 
 
-async def test_bad_results_roll_back_the_finishing_move(store: SqliteStore) -> None:
+async def test_bad_results_roll_back_the_finishing_move(store: AnyStore) -> None:
     mid = await new_match(store)
     before = (await store.counts(), await store.get_table(mid))
     stranger = MatchEnd(
@@ -152,7 +159,7 @@ async def test_bad_results_roll_back_the_finishing_move(store: SqliteStore) -> N
     assert (await store.counts(), await store.get_table(mid)) == before
 
 
-async def test_a_hand_of_another_match_is_refused(store: SqliteStore) -> None:
+async def test_a_hand_of_another_match_is_refused(store: AnyStore) -> None:
     mid = await new_match(store)
     with pytest.raises(ValueError):
         await store.record_move(move(mid, 1, finished_hand=hand(mid + 1, 1, "gin", 0)))
@@ -179,7 +186,7 @@ def test_match_end_shapes_are_checked() -> None:
         )
 
 
-async def test_resign_without_a_move(store: SqliteStore) -> None:
+async def test_resign_without_a_move(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.record_move(move(mid, 1))
     await store.end_match(
@@ -201,7 +208,7 @@ async def test_resign_without_a_move(store: SqliteStore) -> None:
         await store.end_match(mid, None, MatchEnd.cancelled("admin"), at(10))
 
 
-async def test_cancel_records_no_results(store: SqliteStore) -> None:
+async def test_cancel_records_no_results(store: AnyStore) -> None:
     mid = await new_match(store)
     await store.end_match(mid, {"final": True}, MatchEnd.cancelled("admin"), at(9))
     table = await store.get_table(mid)
@@ -217,8 +224,8 @@ async def test_cancel_records_no_results(store: SqliteStore) -> None:
         await store.record_move(move(mid, 1, finished=MatchEnd.cancelled("admin")))
 
 
-async def test_open_tables_survive_a_restart(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+async def test_open_tables_survive_a_restart(database: Database) -> None:
+    async with database.store() as store:
         playing = await new_match(store, channel="c1")
         await store.record_move(move(playing, 1))
         await store.record_move(move(playing, 2, finished_hand=hand(playing, 1, "knock", 1)))
@@ -227,7 +234,7 @@ async def test_open_tables_survive_a_restart(db_path: Path) -> None:
         done = await new_match(store, channel="c3")
         await store.end_match(done, None, MatchEnd.cancelled("admin"), at(4))
         before = await store.open_tables()
-    async with SqliteStore(db_path) as store:
+    async with database.store() as store:
         after = await store.open_tables()
         assert after == before
         assert [(t.id, t.status, t.move_count) for t in after] == [

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.store import MatchEnd, SqliteStore, StaleMove
-from tests.store.helpers import at, finish, hand, move, new_match, state
+from bot.store import MatchEnd, StaleMove
+from tests.store.helpers import AnyStore, Database, at, finish, hand, move, new_match, state
 
 
-async def test_guild_settings_round_trip(store: SqliteStore) -> None:
+async def test_guild_settings_round_trip(store: AnyStore) -> None:
     assert await store.get_guild_settings("g1") is None
     first = {"turn_seconds": 600, "channels": ["1", "2"], "rules": {"big_gin": 31}}
     await store.set_guild_settings("g1", first, at(1))
@@ -24,7 +22,7 @@ async def test_guild_settings_round_trip(store: SqliteStore) -> None:
         await store.set_guild_settings("g1", ["not", "an", "object"], at(3))  # type: ignore[arg-type]
 
 
-async def test_deadlines_set_clear_due_and_next(store: SqliteStore) -> None:
+async def test_deadlines_set_clear_due_and_next(store: AnyStore) -> None:
     assert await store.next_deadline() is None
     assert await store.due_deadlines(at(100)) == []
     waiting = await new_match(store, start=False)
@@ -47,7 +45,7 @@ async def test_deadlines_set_clear_due_and_next(store: SqliteStore) -> None:
     assert await store.due_deadlines(at(30)) == [(waiting, at(30)), (quiet, at(30))]
 
 
-async def test_moves_and_starting_keep_the_deadline(store: SqliteStore) -> None:
+async def test_moves_and_starting_keep_the_deadline(store: AnyStore) -> None:
     mid = await new_match(store, start=False)
     await store.set_deadline(mid, at(50), at(1))
     await store.start_match(mid, state(0), at(2))
@@ -59,7 +57,7 @@ async def test_moves_and_starting_keep_the_deadline(store: SqliteStore) -> None:
     assert await store.due_deadlines(at(50)) == [(mid, at(50))]
 
 
-async def test_closing_or_finishing_clears_the_deadline(store: SqliteStore) -> None:
+async def test_closing_or_finishing_clears_the_deadline(store: AnyStore) -> None:
     declined = await new_match(store, start=False)
     finished = await new_match(store)
     resigned = await new_match(store)
@@ -85,11 +83,11 @@ async def test_closing_or_finishing_clears_the_deadline(store: SqliteStore) -> N
             await store.set_deadline(9999, deadline, at(5))
 
 
-async def test_deadlines_survive_a_restart(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+async def test_deadlines_survive_a_restart(database: Database) -> None:
+    async with database.store() as store:
         mid = await new_match(store)
         await store.set_deadline(mid, at(40), at(1))
-    async with SqliteStore(db_path) as store:
+    async with database.store() as store:
         (table,) = await store.open_tables()
         assert table.deadline == at(40)
         assert await store.next_deadline() == at(40)

@@ -16,11 +16,13 @@ import pytest
 from bot.store import SqliteStore
 from bot.store.worker import run_in_worker
 
+pytestmark = pytest.mark.sqlite_only
+
 
 async def test_work_runs_on_the_worker_thread_with_the_live_connection(
-    store: SqliteStore,
+    sqlite_store: SqliteStore,
 ) -> None:
-    conn = store._connection()
+    conn = sqlite_store._connection()
 
     def probe(db: sqlite3.Connection) -> tuple[int, bool, Any]:
         row = db.execute("SELECT 41 + 1 AS answer").fetchone()
@@ -31,9 +33,9 @@ async def test_work_runs_on_the_worker_thread_with_the_live_connection(
     assert rows_by_name and answer == 42
 
 
-async def test_work_is_ordered_with_the_connection_s_other_calls(store: SqliteStore) -> None:
+async def test_work_is_ordered_with_the_connection_s_other_calls(sqlite_store: SqliteStore) -> None:
     """Queued behind calls made before it and ahead of calls made after, like any call."""
-    conn = store._connection()
+    conn = sqlite_store._connection()
     await conn.execute_fetchall("CREATE TEMP TABLE seen (n INTEGER)")
 
     def count(db: sqlite3.Connection) -> int:
@@ -48,8 +50,8 @@ async def test_work_is_ordered_with_the_connection_s_other_calls(store: SqliteSt
     assert (counted, last) == (1, 2)
 
 
-async def test_errors_reach_the_caller(store: SqliteStore) -> None:
-    conn = store._connection()
+async def test_errors_reach_the_caller(sqlite_store: SqliteStore) -> None:
+    conn = sqlite_store._connection()
 
     def broken(db: sqlite3.Connection) -> None:
         db.execute("SELECT * FROM no_such_table")
