@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.gin.cards import format_cards
 from bot.gin.hand import HandResult, Outcome
-from bot.render import Panel, arrangement_text
+from bot.render import Face, Panel, arrangement_text
 from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
 
 SORT_TITLES = {"rating": "by rating", "wins": "by matches won"}
@@ -127,7 +126,12 @@ def history_panel(
 
 
 def replay_panel(
-    row: TableRow, names: Sequence[str], hands: Sequence[Any], page: int, pages: int
+    row: TableRow,
+    names: Sequence[str],
+    hands: Sequence[Any],
+    page: int,
+    pages: int,
+    face: Face = str,
 ) -> Panel:
     """One page of a match replay: each finished hand's result, and the hands at the showdown.
 
@@ -153,15 +157,16 @@ def replay_panel(
             lines.append(f"**Round {hand.number}** · {names[hand.dealer_seat]} dealt")
             lines.append(f"{winner} went gin and was out.")
             if result.knocker_arrangement is not None:
-                lines.append(f"› {winner}: {arrangement_text(result.knocker_arrangement)}")
+                shown = arrangement_text(result.knocker_arrangement, face)
+                lines.append(f"› {winner}: {shown}")
             continue
         game = f", game {board + 1}" if mode == "teams" else ""
         lines.append(f"**Hand {hand.number}{game}** · {names[hand.dealer_seat]} dealt")
-        lines.extend(_hand_lines(names, result))
+        lines.extend(_hand_lines(names, result, face))
     return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages}")
 
 
-def _hand_lines(names: Sequence[str], result: HandResult) -> list[str]:
+def _hand_lines(names: Sequence[str], result: HandResult, face: Face = str) -> list[str]:
     if result.outcome is Outcome.VOID:
         return ["Void: the stock ran out; no cards were shown."]
     assert result.knocker is not None and result.defender is not None
@@ -176,15 +181,15 @@ def _hand_lines(names: Sequence[str], result: HandResult) -> list[str]:
     lines = [f"{knocker} {what}; **{winner} scored {result.points}**."]
     if result.knocker_arrangement is not None:
         lines.append(
-            f"› {knocker}: {arrangement_text(result.knocker_arrangement)} "
+            f"› {knocker}: {arrangement_text(result.knocker_arrangement, face)} "
             f"(deadwood {result.knocker_deadwood})"
         )
     if result.defender_arrangement is not None:
         laid = ""
         if result.layoffs:
-            laid = f", laid off {format_cards(c for c, _ in result.layoffs)}"
+            laid = ", laid off " + " ".join(face(c) for c, _ in result.layoffs)
         lines.append(
-            f"› {defender}: {arrangement_text(result.defender_arrangement)}{laid} "
+            f"› {defender}: {arrangement_text(result.defender_arrangement, face)}{laid} "
             f"(deadwood {result.defender_deadwood})"
         )
     return lines

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.emojis import CardEmojis
 from bot.render import Panel
 from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
 from bot.store import Store, TableRow
@@ -21,6 +22,7 @@ from cogs.gin.views import embed, pages_view
 
 PAGE_SIZE = 10
 REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
+DESCRIPTION_LIMIT = 4096  # Discord's limit on an embed's description
 
 Page = tuple[list[discord.Embed], discord.ui.View | None]
 
@@ -35,6 +37,12 @@ class RecordPages:
     @property
     def store(self) -> Store:
         return self.service.store
+
+    @property
+    def faces(self) -> CardEmojis:
+        """The card emojis the bot has (text for any it lacks)."""
+        faces = getattr(self.client, "card_emojis", None)
+        return faces if isinstance(faces, CardEmojis) else CardEmojis()
 
     async def page(
         self, kind: str, arg: str, page: int, interaction: discord.Interaction[Any]
@@ -105,7 +113,11 @@ class RecordPages:
         pages = max(1, -(-len(hands) // REPLAY_HANDS))
         page = min(page, pages - 1)
         chunk = hands[page * REPLAY_HANDS : (page + 1) * REPLAY_HANDS]
-        return replay_panel(row, match_names(row), chunk, page, pages), page, pages
+        names = match_names(row)
+        panel = replay_panel(row, names, chunk, page, pages, self.faces.card)
+        if len(panel.body) > DESCRIPTION_LIMIT:  # emojis are long: text fits where they don't
+            panel = replay_panel(row, names, chunk, page, pages)
+        return panel, page, pages
 
     async def display_name(self, interaction: discord.Interaction[Any], user_id: str) -> str:
         """The name to head a player's history with: the caller, a member of this server, a

@@ -11,6 +11,7 @@ from bot.gin.hand import Outcome
 from bot.store import MatchEnd, SeatResult
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
+from tests.e2e.helpers_inputs import cards_as_text
 from tests.fakediscord import InteractionResult
 from tests.store.helpers import hand, move, new_match
 
@@ -84,7 +85,9 @@ async def test_history_replay_and_stats(world: World, bot: GinBot) -> None:
         if record.result.outcome is Outcome.VOID:
             continue
         shown = record.result.knocker_arrangement
-        assert shown is not None and " ".join(map(str, shown.melds[0])) in text
+        assert shown is not None
+        assert " ".join(map(str, shown.melds[0])) in cards_as_text(text)  # drawn as emojis
+        assert "<:gin_" in text
     missing = await fake.slash(world.carol, world.channel, "gin replay", match=999)
     assert missing.ephemeral and "no match #999" in missing.text
     stats = await fake.slash(world.carol, world.channel, "gin stats", player=world.alice)
