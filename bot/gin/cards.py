@@ -10,6 +10,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("♠", "♥", "♦", "♣")
 SUIT_LETTERS = ("S", "H", "D", "C")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SPADES = 0  # the suit index of spades (Oklahoma's spades double)
 
 _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"t": 9}
 # ♤♡♢♧ and the emoji-presentation variants people paste from phones.

@@ -4,6 +4,8 @@ Turn order and dealing work on a tuple of seats, so hands with more than two pla
 elimination mode) use the same machine; the showdown itself is between two players, as in
 every mode that knocks. ``HandRules`` holds the switches the modes turn: several decks, no
 pass round on the first upcard, gin only, and a reshuffled stock instead of a void hand.
+Oklahoma (a two-player variant of the settings) reads the first upcard: its ``KnockCard``
+sets the hand's knock limit and, with spades double, doubles every score of the hand.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from bot.gin.cards import DECK, Card, format_cards, sort_cards
-from bot.gin.errors import CardError, IllegalMove
+from bot.gin.cards import DECK, SPADES, Card, format_cards, sort_cards
+from bot.gin.errors import CardError, IllegalMove, KnockLimitError
 from bot.gin.melds import (
     Arrangement,
     arrange,
@@ -23,7 +25,7 @@ from bot.gin.melds import (
     knocker_arrangement,
     min_deadwood,
 )
-from bot.gin.settings import Settings
+from bot.gin.settings import OklahomaAce, Settings, Variant
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
 HAND_SIZE = 10
@@ -56,6 +58,40 @@ class HandRules:
 
 
 CLASSIC_RULES = HandRules()
+
+
+@dataclass(frozen=True, slots=True)
+class KnockCard:
+    """Oklahoma (RULES.md 12): the first upcard of a hand and what it makes of that hand.
+
+    ``limit`` is the most deadwood a player may knock with (the card's value, face cards 10;
+    an ace 0, gin only, or 1 with ``ace: one``); ``doubled`` is set when the card is a spade
+    and spades double: every score of the hand then counts twice.
+    """
+
+    card: Card
+    limit: int
+    doubled: bool = False
+
+    @classmethod
+    def of(cls, card: Card, settings: Settings) -> KnockCard:
+        limit = card.value
+        if card.rank == 0 and settings.ace is OklahomaAce.GIN:
+            limit = 0
+        return cls(card, limit, settings.spades_double and card.suit == SPADES)
+
+    @property
+    def multiplier(self) -> int:
+        return 2 if self.doubled else 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": int(self.card), "limit": self.limit, "doubled": self.doubled}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> KnockCard | None:
+        if data is None:
+            return None
+        return cls(DECK[data["card"]], int(data["limit"]), bool(data.get("doubled", False)))
 
 
 class Phase(StrEnum):
@@ -124,12 +160,23 @@ class HandResult:
     layoffs: tuple[tuple[Card, int], ...] = ()
     knocker_deadwood: int = 0
     defender_deadwood: int = 0
+    knock_card: KnockCard | None = None  # Oklahoma: the upcard that set this hand's rules
 
     @property
     def loser(self) -> int | None:
         if self.winner is None:
             return None
         return self.defender if self.winner == self.knocker else self.knocker
+
+    @property
+    def multiplier(self) -> int:
+        """2 when spades doubled this hand's score (Oklahoma), else 1."""
+        return 1 if self.knock_card is None else self.knock_card.multiplier
+
+    @property
+    def base_points(self) -> int:
+        """The points before spades doubled them: deadwood difference and bonuses."""
+        return self.points // self.multiplier
 
     def to_dict(self) -> dict[str, Any]:
         def arrangement(a: Arrangement | None) -> Any:
@@ -140,7 +187,7 @@ class HandResult:
                 "deadwood": [int(c) for c in a.deadwood],
             }
 
-        return {
+        data: dict[str, Any] = {
             "outcome": self.outcome.value,
             "knocker": self.knocker,
             "defender": self.defender,
@@ -153,6 +200,9 @@ class HandResult:
             "knocker_deadwood": self.knocker_deadwood,
             "defender_deadwood": self.defender_deadwood,
         }
+        if self.knock_card is not None:  # a classic result reads as it always did
+            data["knock_card"] = self.knock_card.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandResult:
@@ -175,6 +225,7 @@ class HandResult:
             layoffs=tuple((DECK[c], i) for c, i in data.get("layoffs", [])),
             knocker_deadwood=data.get("knocker_deadwood", 0),
             defender_deadwood=data.get("defender_deadwood", 0),
+            knock_card=KnockCard.from_dict(data.get("knock_card")),
         )
 
 
@@ -325,8 +376,32 @@ class Hand:
 
     @property
     def knock_limit(self) -> int:
-        """The most deadwood a player may knock with: 0 (gin only) when knocking is off."""
-        return self.settings.knock_limit if self.rules.knocking else 0
+        """The most deadwood a player may knock with this hand: 0 (gin only) when knocking is
+        off; in Oklahoma, what the first upcard allows (it replaces the table's limit)."""
+        if not self.rules.knocking:
+            return 0
+        knock_card = self.knock_card
+        if knock_card is not None:
+            return knock_card.limit
+        return self.settings.knock_limit
+
+    @property
+    def knock_card(self) -> KnockCard | None:
+        """Oklahoma: the first upcard, this hand's knock limit and whether spades double it
+        (None in any other variant, or for a hand recorded without its first upcard)."""
+        if self.settings.variant is not Variant.OKLAHOMA or self.first_upcard is None:
+            return None
+        return KnockCard.of(self.first_upcard, self.settings)
+
+    @property
+    def spades_double(self) -> bool:
+        """Whether every score of this hand counts double (Oklahoma, a spade upcard)."""
+        knock_card = self.knock_card
+        return knock_card is not None and knock_card.doubled
+
+    @property
+    def score_multiplier(self) -> int:
+        return 2 if self.spades_double else 1
 
     @property
     def big_gin_allowed(self) -> bool:
@@ -464,21 +539,35 @@ class Hand:
         deadwood = self._deadwood_without(card)
         if deadwood <= limit:
             return
+        knock_card = self.knock_card if self.rules.knocking else None
+        upcard = None if knock_card is None else knock_card.card
         if not self.rules.knocking:
-            raise IllegalMove(
+            reason = (
                 f"There is no knocking at this table, only gin: after discarding {card} your "
                 f"deadwood would be {deadwood}, and you can go out only when all ten cards left "
                 "meld. Discard instead."
             )
-        if limit == 0:
-            raise IllegalMove(
+        elif upcard is not None and limit == 0:
+            reason = (
+                f"The upcard was {upcard}: this hand is gin only. After discarding {card} your "
+                f"deadwood would be {deadwood}; you can go out only with none."
+            )
+        elif upcard is not None:
+            reason = (
+                f"The upcard was {upcard}: knock at {limit} or less this hand. After discarding "
+                f"{card} your deadwood would be {deadwood}."
+            )
+        elif limit == 0:
+            reason = (
                 f"This table plays gin only: after discarding {card} your deadwood would be "
                 f"{deadwood}, and you can go out only with none."
             )
-        raise IllegalMove(
-            f"Your deadwood would be {deadwood} after discarding {card}; "
-            f"you can knock at {limit} or less."
-        )
+        else:
+            reason = (
+                f"Your deadwood would be {deadwood} after discarding {card}; "
+                f"you can knock at {limit} or less."
+            )
+        raise KnockLimitError(reason, limit=limit, deadwood=deadwood, card=card, upcard=upcard)
 
     def _check_big_gin(self) -> None:
         if not self.big_gin_allowed:
@@ -534,7 +623,7 @@ class Hand:
                 self._reshuffle()
         elif len(self.stock) <= self.settings.void_stock:
             self.phase = Phase.OVER
-            self.result = HandResult(outcome=Outcome.VOID)
+            self.result = HandResult(outcome=Outcome.VOID, knock_card=self.knock_card)
             return
         self.phase = Phase.DRAW
         self.turn = self.next_seat(action.seat)
@@ -590,6 +679,8 @@ class Hand:
         knocker_cards = self.hands[knocker]
         defender_cards = self.hands[defender]
         settings = self.settings
+        knock_card = self.knock_card
+        times = 1 if knock_card is None else knock_card.multiplier
         self.phase = Phase.OVER
         if big_gin or min_deadwood(knocker_cards) == 0:
             knocker_arr = arrange(knocker_cards)
@@ -600,12 +691,13 @@ class Hand:
                 knocker=knocker,
                 defender=defender,
                 winner=knocker,
-                points=defender_arr.deadwood_value + bonus,
+                points=(defender_arr.deadwood_value + bonus) * times,
                 knock_discard=discard,
                 knocker_arrangement=knocker_arr,
                 defender_arrangement=defender_arr,
                 knocker_deadwood=0,
                 defender_deadwood=defender_arr.deadwood_value,
+                knock_card=knock_card,
             )
             return
         knocker_arr = knocker_arrangement(knocker_cards, defender_cards)
@@ -622,13 +714,14 @@ class Hand:
             knocker=knocker,
             defender=defender,
             winner=winner,
-            points=points,
+            points=points * times,
             knock_discard=discard,
             knocker_arrangement=knocker_arr,
             defender_arrangement=lay_off.arrangement,
             layoffs=lay_off.layoffs,
             knocker_deadwood=knocker_dw,
             defender_deadwood=defender_dw,
+            knock_card=knock_card,
         )
 
     def _goes_out(self, seat: int, discard: Card | None) -> None:

@@ -3,7 +3,8 @@
 The mode (``bot.gin.modes``) decides who plays which hand, under which hand rules, and how the
 hands add up; the match holds the state every mode shares: the players in seat order, the side
 each seat plays for (a team, or the player alone), the running totals per side, the hands being
-played now (one board, or two for teams) and the finished ones.
+played now (one board, or two for teams) and the finished ones. A Hollywood match (RULES.md 12)
+also holds its three games (``bot.gin.hollywood``); its running totals are the sums of them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bot.gin.cards import DECK, Card
 from bot.gin.errors import IllegalMove
 from bot.gin.hand import CLASSIC_RULES, Action, Hand, HandResult, HandRules
+from bot.gin.hollywood import GameResult, HollywoodGame, games_for
 from bot.gin.settings import Settings
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
@@ -53,6 +55,7 @@ class HandRecord:
     result: HandResult
     board: int = 0
     rules: HandRules = CLASSIC_RULES
+    games: tuple[int, ...] = ()  # Hollywood: the games the hand's points went to
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -67,6 +70,8 @@ class HandRecord:
             data["board"] = self.board
         if self.rules != CLASSIC_RULES:
             data["rules"] = self.rules.to_dict()
+        if self.games:
+            data["games"] = list(self.games)
         return data
 
     @classmethod
@@ -80,6 +85,7 @@ class HandRecord:
             result=HandResult.from_dict(data["result"]),
             board=int(data.get("board", 0)),
             rules=HandRules.from_dict(data.get("rules")),
+            games=tuple(data.get("games", ())),
         )
 
 
@@ -89,7 +95,8 @@ class MatchResult:
 
     Sides are the seats themselves, except in teams, where they are the two teams. ``winner``
     is a seat of the first place; ``placings`` gives each seat's place (1 is best; partners
-    share theirs).
+    share theirs). Hollywood: ``games`` holds each ended game's result, and points, bonuses
+    and final scores are their sums; the winner is who won two or three of the games.
     """
 
     reason: EndReason
@@ -101,12 +108,21 @@ class MatchResult:
     final: tuple[int, ...]
     loser: int | None = None  # who resigned or forfeited
     placings: tuple[int, ...] = ()
+    games: tuple[GameResult, ...] = ()  # Hollywood: the games that ended
 
     def place_of(self, seat: int) -> int:
         return self.placings[seat]
 
+    @property
+    def margin(self) -> int | None:
+        """Two players: the winner's final score less the loser's (in Hollywood the sum of
+        the three games' differences, which can be below zero). None for more players."""
+        if len(self.final) != 2 or len(self.placings) not in (0, 2):
+            return None
+        return self.final[self.winner] - self.final[1 - self.winner]
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "reason": self.reason.value,
             "winner": self.winner,
             "points": list(self.points),
@@ -117,6 +133,9 @@ class MatchResult:
             "loser": self.loser,
             "placings": list(self.placings),
         }
+        if self.games:
+            data["games"] = [g.to_dict() for g in self.games]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchResult:
@@ -132,6 +151,7 @@ class MatchResult:
             final=tuple(data["final"]),
             loser=data.get("loser"),
             placings=tuple(placings),
+            games=tuple(GameResult.from_dict(g) for g in data.get("games", ())),
         )
 
 
@@ -143,6 +163,8 @@ class HandScore:
     side: int | None
     points: int
     board_points: tuple[tuple[int | None, int], ...] = ()  # per board: (winning side, points)
+    games: tuple[int, ...] = ()  # Hollywood: the games the points went to (1 to 3)
+    ended: tuple[int, ...] = ()  # Hollywood: the games this hand ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +198,7 @@ class Match:
     dealing_side: int = 0  # teams: the team dealing this hand
     out: list[int] = field(default_factory=list)  # elimination: seats that went out, in order
     dropped: list[int] = field(default_factory=list)  # seats that resigned or ran out of time
+    games: list[HollywoodGame] = field(default_factory=list)  # Hollywood: the three games
 
     # --- creation -------------------------------------------------------------------------
 
@@ -194,16 +217,19 @@ class Match:
         With no seed every shuffle uses the operating system's secure random source; with a
         seed the whole match is reproducible (tests, replays). ``teams`` (teams mode only)
         gives a side (0 or 1) or None for each player; the seats are then arranged so that
-        partners sit across the table.
+        partners sit across the table. A two-player variant (Oklahoma, Hollywood) in a mode
+        for more players is refused with ``VariantNotAllowed`` (a ``SettingsError``).
         """
         from bot.gin.modes import find_mode
 
         players = tuple(players)
         chosen = find_mode(mode)
         chosen.check_players(len(players))
+        settings = settings or Settings()
+        chosen.check_settings(settings)
         if len({p.id for p in players}) != len(players):
             raise ValueError("players must be different people")
-        return chosen.start(players, settings or Settings(), seed, teams)
+        return chosen.start(players, settings, seed, teams)
 
     @property
     def mode(self) -> Mode:
@@ -277,6 +303,16 @@ class Match:
         """Seats still in the match (elimination: not out and not gone)."""
         gone = set(self.out) | set(self.dropped)
         return [s for s in range(len(self.players)) if s not in gone]
+
+    @property
+    def is_hollywood(self) -> bool:
+        return bool(self.games)
+
+    def next_games(self, seat: int) -> tuple[int, ...]:
+        """Hollywood: the games a hand won by this seat would count in now (empty otherwise)."""
+        if not self.games or self.result is not None:
+            return ()
+        return games_for(self.games, self.side_of(seat))
 
     def to_act(self) -> list[int]:
         """Seats whose turn it is, one per board still being played."""
@@ -357,6 +393,8 @@ class Match:
             "out": list(self.out),
             "dropped": list(self.dropped),
         }
+        if self.games:
+            data["games"] = [game.to_dict() for game in self.games]
         if history:
             data["history"] = [h.to_dict() for h in self.history]
         return data
@@ -388,6 +426,7 @@ class Match:
             dealing_side=int(data.get("dealing_side", 0)),
             out=list(data.get("out", [])),
             dropped=list(data.get("dropped", [])),
+            games=[HollywoodGame.from_dict(g) for g in data.get("games", [])],
         )
 
 

@@ -7,7 +7,9 @@ two-player hands side by side; elimination has no knock and no showdown (a gin t
 player out). So what varies is which hands are dealt, to whom, under which hand rules, and how
 their results add up.
 
-- ``classic``: two players, RULES.md 3-9, exactly as it always was.
+- ``classic``: two players, RULES.md 3-9, exactly as it always was; with the settings'
+  variant (RULES.md 12) Oklahoma (each hand's rules from its first upcard, in the hand) or
+  Hollywood (three games scored at once, ``bot.gin.hollywood``).
 - ``three``: three players; the dealer sits out (``sit_out``: rotate or loser).
 - ``teams``: two teams of two, partners across the table, two games per hand, to
   ``team_target``; partners switch opponents every hand (``rotate_opponents``).
@@ -18,10 +20,12 @@ their results add up.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
+from bot.gin import hollywood
 from bot.gin.cards import DECK, Card
-from bot.gin.errors import IllegalMove
+from bot.gin.errors import IllegalMove, VariantNotAllowed
 from bot.gin.hand import CLASSIC_RULES, Action, Hand, HandResult, HandRules, Outcome
 from bot.gin.match import (
     EndReason,
@@ -33,7 +37,7 @@ from bot.gin.match import (
     Player,
     cut_for_deal,
 )
-from bot.gin.settings import NextDealer, SetSuits, Settings, SitOut
+from bot.gin.settings import NextDealer, SetSuits, Settings, SitOut, Variant
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
 
@@ -46,6 +50,19 @@ class Mode:
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
     team_play: ClassVar[bool] = False
+    two_player_variants: ClassVar[bool] = False  # Oklahoma and Hollywood (RULES.md 12)
+
+    def check_settings(self, settings: Settings) -> None:
+        """Refuse settings this mode cannot play: the two-player variants outside the
+        two-player game."""
+        if settings.is_two_player_variant and not self.two_player_variants:
+            variant = settings.variant
+            raise VariantNotAllowed(
+                f"{variant.label} is a two-player variant, and {self.label.lower()} is not "
+                "the two-player game: set the variant to classic for this table.",
+                variant=variant.value,
+                mode=self.name,
+            )
 
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
@@ -159,6 +176,7 @@ def _by_standing(match: Match, seats: Sequence[int]) -> list[int]:
 class Classic(Mode):
     name = "classic"
     label = "The two-player game"
+    two_player_variants = True
 
     def start(
         self,
@@ -179,6 +197,7 @@ class Classic(Mode):
             boards=[self.deal(players, settings, dealer, _first_seed(seed))],
             mode_name=self.name,
             sides=(0, 1),
+            games=hollywood.new_games() if settings.variant is Variant.HOLLYWOOD else [],
         )
 
     @staticmethod
@@ -189,14 +208,67 @@ class Classic(Mode):
 
     def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
         result = record.result
-        scored = _score(match, result)
-        if scored.side is not None and match.scores[scored.side] >= match.settings.target:
-            match.result = _final(match, scored.side, [scored.side])
-            return MoveReport(action, record, match.result, scored)
+        if match.games:
+            scored, record = self.score_hollywood(match, record)
+            if all(game.is_over for game in match.games):
+                match.result = self.hollywood_result(match)
+                return MoveReport(action, record, match.result, scored)
+        else:
+            scored = _score(match, result)
+            if scored.side is not None and match.scores[scored.side] >= match.settings.target:
+                match.result = _final(match, scored.side, [scored.side])
+                return MoveReport(action, record, match.result, scored)
         match.hand_number += 1
         dealer = self.next_dealer(match, result)
         match.boards = [self.deal(match.players, match.settings, dealer, match.hand_seed())]
         return MoveReport(action, record, None, scored)
+
+    @staticmethod
+    def score_hollywood(match: Match, record: HandRecord) -> tuple[HandScore, HandRecord]:
+        """A hand's points into the games it counts in; the running total of a player is the
+        sum of their three games. The record (kept in the history) names those games."""
+        result = record.result
+        if result.winner is None:
+            return HandScore(None, 0), record
+        side = match.side_of(result.winner)
+        games, ended = hollywood.score_hand(
+            match.games, match.settings, side, result.points, match.hand_number
+        )
+        match.scores[side] += result.points * len(games)
+        match.hands_won[side] += 1
+        record = replace(record, games=games)
+        match.history[-1] = record
+        return HandScore(side, result.points, games=games, ended=ended), record
+
+    @staticmethod
+    def hollywood_result(match: Match) -> MatchResult:
+        """All three games are over: their sums, and the player who won two or three."""
+        results = tuple(game.result for game in match.games if game.result is not None)
+        winner = hollywood.match_winner(results)
+
+        def total(part: str) -> tuple[int, ...]:
+            return tuple(sum(getattr(r, part)[s] for r in results) for s in (0, 1))
+
+        return MatchResult(
+            reason=EndReason.TARGET,
+            winner=winner,
+            points=total("points"),
+            game_bonus=total("game_bonus"),
+            box_bonus=total("box_bonus"),
+            shutout=any(r.shutout for r in results),
+            final=total("final"),
+            placings=tuple(1 if s == winner else 2 for s in (0, 1)),
+            games=results,
+        )
+
+    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+        """As in every two-player game; in Hollywood the games already over are listed."""
+        result = super().resign(match, seat, reason)
+        if result is None or not match.games:
+            return result
+        ended = tuple(game.result for game in match.games if game.result is not None)
+        match.result = replace(result, games=ended)
+        return match.result
 
     @staticmethod
     def next_dealer(match: Match, result: HandResult) -> int:

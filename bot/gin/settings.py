@@ -1,12 +1,43 @@
-"""Table settings (RULES.md section 9): one object with defaults, bounds and clear errors."""
+"""Table settings (RULES.md sections 9, 10 and 12): one object with defaults, bounds and clear
+errors."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from bot.gin.errors import SettingsError
+
+
+class Variant(StrEnum):
+    """A two-player way of playing the hands or scoring them (RULES.md 12)."""
+
+    CLASSIC = "classic"
+    OKLAHOMA = "oklahoma"  # the first upcard sets each hand's knock limit
+    HOLLYWOOD = "hollywood"  # three games scored at once from the same hands
+
+    @property
+    def label(self) -> str:
+        return {"classic": "Classic", "oklahoma": "Oklahoma", "hollywood": "Hollywood"}[self.value]
+
+
+class OklahomaAce(StrEnum):
+    """Oklahoma: what an ace as the first upcard allows."""
+
+    GIN = "gin"  # gin only (the printed rule)
+    ONE = "one"  # a knock with 1 point or less
+
+
+# The target a variant plays to when neither the server nor the challenge chose one.
+USUAL_TARGETS: Final[dict[Variant, int]] = {
+    Variant.CLASSIC: 100,
+    Variant.OKLAHOMA: 150,
+    Variant.HOLLYWOOD: 100,
+}
+# Passed as the target (the default), it stands for the variant's usual target; the setting
+# then reads as that number. Typed Any so that ``target`` itself reads as an int.
+VARIANT_TARGET: Final[Any] = None
 
 
 class SitOut(StrEnum):
@@ -47,9 +78,14 @@ BOUNDS: dict[str, tuple[int, int, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How a table plays: traditional defaults, bounds checked on creation."""
+    """How a table plays: traditional defaults, bounds checked on creation.
 
-    target: int = 100
+    ``target`` given as None (``VARIANT_TARGET``, the default) is the variant's usual target
+    (100; Oklahoma 150) and reads as that number; ``target_set`` tells a chosen target from
+    the usual one, so that changing the variant later moves only a target nobody chose.
+    """
+
+    target: int = VARIANT_TARGET
     gin_bonus: int = 25
     undercut_bonus: int = 25
     big_gin: bool = True
@@ -64,8 +100,21 @@ class Settings:
     rotate_opponents: bool = True
     team_target: int = 125
     set_suits: SetSuits = SetSuits.ANY
+    # The two-player variants (RULES.md 12); Oklahoma's options are read only by Oklahoma.
+    variant: Variant = Variant.CLASSIC
+    ace: OklahomaAce = OklahomaAce.GIN
+    spades_double: bool = False
+    target_set: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "variant", Variant(self.variant))
+        except ValueError:
+            choices = ", ".join(v.value for v in Variant)
+            raise SettingsError(f"The variant must be one of: {choices}.") from None
+        object.__setattr__(self, "target_set", self.target is not None)
+        if self.target is None:
+            object.__setattr__(self, "target", USUAL_TARGETS[self.variant])
         for name, (low, high, label) in BOUNDS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
@@ -78,11 +127,14 @@ class Settings:
             raise SettingsError("Big Gin must be on or off.")
         if not isinstance(self.rotate_opponents, bool):
             raise SettingsError("Rotating opponents must be on or off.")
+        if not isinstance(self.spades_double, bool):
+            raise SettingsError("Spades double must be on or off.")
         choice: type[StrEnum]
         for name, choice, label in (
             ("next_dealer", NextDealer, "The next dealer"),
             ("sit_out", SitOut, "Who sits out"),
             ("set_suits", SetSuits, "The suits of a set"),
+            ("ace", OklahomaAce, "Oklahoma's ace"),
         ):
             try:
                 object.__setattr__(self, name, choice(getattr(self, name)))
@@ -90,20 +142,40 @@ class Settings:
                 choices = ", ".join(c.value for c in choice)
                 raise SettingsError(f"{label} must be one of: {choices}.") from None
 
+    @property
+    def is_two_player_variant(self) -> bool:
+        """Oklahoma or Hollywood: settings only a two-player match accepts."""
+        return self.variant is not Variant.CLASSIC
+
     def with_changes(self, **changes: Any) -> Settings:
-        """A copy with some settings changed, checked like a new one."""
-        unknown = set(changes) - {f.name for f in fields(self)}
+        """A copy with some settings changed, checked like a new one.
+
+        A target nobody chose stays the variant's usual one (a new variant brings its own);
+        ``target=None`` goes back to it."""
+        unknown = set(changes) - {f.name for f in fields(self) if f.init}
         if unknown:
             raise SettingsError(f"Unknown setting: {', '.join(sorted(unknown))}.")
+        if not self.target_set and "target" not in changes:
+            changes["target"] = VARIANT_TARGET
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("next_dealer", "sit_out", "set_suits"):
+        for name in ("next_dealer", "sit_out", "set_suits", "variant", "ace"):
             data[name] = getattr(self, name).value
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        known = {f.name for f in fields(cls) if f.init}
+        values = {k: v for k, v in data.items() if k in known}
+        if "variant" not in data:
+            # Stored before variants: every rule set held a target, chosen or not. The classic
+            # default reads as not chosen (the same 100 for a classic match), so a variant
+            # chosen later brings its own usual target.
+            chosen = values.get("target", VARIANT_TARGET) != USUAL_TARGETS[Variant.CLASSIC]
+        else:
+            chosen = bool(data.get("target_set", True))
+        if not chosen:
+            values["target"] = VARIANT_TARGET
+        return cls(**values)

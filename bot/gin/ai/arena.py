@@ -16,6 +16,11 @@ last places, and decision times; for three players and teams, the share of match
 that fills several seats of one game counts each of them, so its intervals are a little too
 narrow; a level alone in its seat counts once per game and its intervals are exact.
 
+Both kinds of run take the two-player variants of RULES.md 12 (``--variant oklahoma`` with
+``--ace`` and ``--spades-double``, or ``--variant hollywood``) and ``--target`` (default: the
+variant's usual target, Oklahoma 150): ``python -m bot.gin.ai.arena --pair hard:easy
+--matches 2000 --variant oklahoma``.
+
 Every run with the same ``--seed`` plays the same games. Decisions are timed here, around
 building the seat's view and deciding from it (what a table pays for a bot move), so the
 strategies themselves never read a clock.
@@ -35,10 +40,11 @@ from dataclasses import dataclass, field
 
 from bot.gin.ai.players import Level, decide
 from bot.gin.ai.view import seat_view, view_for
+from bot.gin.errors import SettingsError
 from bot.gin.hand import Outcome
 from bot.gin.match import Match, Player
 from bot.gin.modes import find_mode
-from bot.gin.settings import SetSuits, Settings
+from bot.gin.settings import VARIANT_TARGET, OklahomaAce, SetSuits, Settings, Variant
 
 DEFAULT_PAIRS = ("normal:easy", "hard:easy", "hard:normal")
 MAX_MOVES = 20_000  # far beyond any real match; more means the players are stuck
@@ -55,14 +61,16 @@ class MatchOutcome:
     times: tuple[list[float], list[float]]
 
 
-def play_match(first: Level, second: Level, seed: str, index: int) -> MatchOutcome:
+def play_match(
+    first: Level, second: Level, seed: str, index: int, settings: Settings | None = None
+) -> MatchOutcome:
     """Match ``index`` of a pairing; the first level sits in seat ``index % 2``."""
     first_seat = index % 2
     levels = {first_seat: first, 1 - first_seat: second}
     rngs = {s: random.Random(f"{seed}/{index}/{s}") for s in (0, 1)}
     match = Match.start(
         [Player("0", "Seat 0"), Player("1", "Seat 1")],
-        Settings(),
+        settings or Settings(),
         seed=f"arena/{seed}/{index // 2}",
     )
     times: dict[int, list[float]] = {0: [], 1: []}
@@ -97,9 +105,9 @@ def play_match(first: Level, second: Level, seed: str, index: int) -> MatchOutco
     )
 
 
-def _job(args: tuple[str, str, str, int]) -> MatchOutcome:
-    first, second, seed, index = args
-    return play_match(Level(first), Level(second), seed, index)
+def _job(args: tuple[str, str, str, int, dict[str, object]]) -> MatchOutcome:
+    first, second, seed, index, settings = args
+    return play_match(Level(first), Level(second), seed, index, Settings.from_dict(settings))
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -142,9 +150,17 @@ class PairingStats:
         self.times[1].extend(outcome.times[1])
 
 
-def run_pairing(first: Level, second: Level, matches: int, workers: int, seed: str) -> PairingStats:
+def run_pairing(
+    first: Level,
+    second: Level,
+    matches: int,
+    workers: int,
+    seed: str,
+    settings: Settings | None = None,
+) -> PairingStats:
     stats = PairingStats(first, second)
-    jobs = [(first.value, second.value, seed, i) for i in range(matches)]
+    data = (settings or Settings()).to_dict()
+    jobs = [(first.value, second.value, seed, i, data) for i in range(matches)]
     step = max(1, matches // 10)
     if workers <= 1:
         results = map(_job, jobs)
@@ -423,6 +439,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=SetSuits.ANY.value,
         help="elimination: may a set hold identical cards (any) or not (different)",
     )
+    parser.add_argument(
+        "--variant",
+        choices=[v.value for v in Variant],
+        default=Variant.CLASSIC.value,
+        help="two-player variant (classic, oklahoma, hollywood)",
+    )
+    parser.add_argument(
+        "--ace",
+        choices=[a.value for a in OklahomaAce],
+        default=OklahomaAce.GIN.value,
+        help="oklahoma: an ace upcard means gin only (gin) or a 1-point knock (one)",
+    )
+    parser.add_argument(
+        "--spades-double",
+        action="store_true",
+        help="oklahoma: a spade upcard doubles every score of the hand",
+    )
+    parser.add_argument(
+        "--target", type=int, help="points to win (default: the variant's usual target)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     parser.add_argument("--seed", default="1", help="seed of the deals and decisions (1)")
     args = parser.parse_args(argv)
@@ -430,10 +466,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode is not None or args.lineup is not None:
         return _main_table(parser, args, started)
     pairs = args.pair or [parse_pair(p) for p in DEFAULT_PAIRS]
+    settings = _settings(parser, args)
     rows = []
     for first, second in pairs:
-        rows.append(run_pairing(first, second, args.matches, args.workers, args.seed))
-    print(f"matches to 100 with default settings, seed {args.seed}, {args.workers} workers")
+        rows.append(run_pairing(first, second, args.matches, args.workers, args.seed, settings))
+    print(f"matches {describe(settings)}, seed {args.seed}, {args.workers} workers")
     print(HEADER)
     print("-" * len(HEADER))
     for stats in rows:
@@ -456,12 +493,19 @@ def _main_table(parser: argparse.ArgumentParser, args: argparse.Namespace, start
         mode.check_players(players)
     except ValueError as error:
         parser.error(str(error))
-    settings = Settings(set_suits=SetSuits(args.set_suits))
+    settings = _settings(parser, args)
+    try:
+        mode.check_settings(settings)
+    except ValueError as error:
+        parser.error(str(error))
+    except SettingsError as error:
+        parser.error(error.reason)
     stats = run_table(mode.name, lineup, args.games, args.workers, args.seed, settings)
     print(
         f"{mode.name}, {players} players, lineup {','.join(lineup)}, {stats.games} games, "
         f"seed {args.seed}, {args.workers} workers"
         + (f", set suits {args.set_suits}" if mode.name == "elimination" else "")
+        + (f", {describe(settings)}" if mode.two_player_variants else "")
     )
     print("shares in % with 95% Wilson intervals; decision = view + decide")
     for line in format_table(stats):
@@ -473,6 +517,32 @@ def _main_table(parser: argparse.ArgumentParser, args: argparse.Namespace, start
     )
     print(f"took {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def _settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
+    """The rules of a run from the command line (bounds checked as a table checks them)."""
+    try:
+        return Settings(
+            target=VARIANT_TARGET if args.target is None else args.target,
+            set_suits=SetSuits(args.set_suits),
+            variant=Variant(args.variant),
+            ace=OklahomaAce(args.ace),
+            spades_double=args.spades_double,
+        )
+    except SettingsError as error:
+        parser.error(error.reason)
+
+
+def describe(settings: Settings) -> str:
+    """``to 150, oklahoma (ace gin, spades double)``: what a run plays."""
+    text = f"to {settings.target}"
+    if settings.variant is Variant.CLASSIC:
+        return text + " with default settings"
+    text += f", {settings.variant.value}"
+    if settings.variant is Variant.OKLAHOMA:
+        text += f" (ace {settings.ace.value}"
+        text += ", spades double)" if settings.spades_double else ")"
+    return text
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ def decide_easy(view: PlayerView, rng: random.Random) -> Action:
     if big_gin in legal:
         return big_gin
     card, left = choose_discard(view.hand, view.taken_from_discard, rng)
-    if left <= view.settings.knock_limit:
+    if left <= view.knock_limit:
         return Action(ActionKind.KNOCK, me, card)
     return Action(ActionKind.DISCARD, me, card)
 

@@ -153,6 +153,6 @@ def consistency(cards: Sequence[int], view: PlayerView) -> float:
     for card in view.opponent_known:
         if not melds_with(card, mask & ~(1 << card)):
             weight *= TOOK_ALONE
-    if view.opponent_draws and min_deadwood(cards) <= view.settings.knock_limit:
+    if view.opponent_draws and min_deadwood(cards) <= view.knock_limit:
         weight *= COULD_KNOCK
     return weight

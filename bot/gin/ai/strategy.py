@@ -190,7 +190,7 @@ class Planner:
         stock_value = base - melding - swapping - self.beta * melding - swapping + typical
         take_value, _, left = self.best_throw([*hand, top], top)
         take_value += self.style.show_cost
-        if left <= view.settings.knock_limit:
+        if left <= view.knock_limit:
             take_value -= 1.0  # taking it lets us knock at once
         return take if take_value < stock_value else skip
 
@@ -224,7 +224,8 @@ class Planner:
         value = self.knock_value(card, deadwood)
         if view.stock_size <= view.settings.void_stock:
             return value > 0.0  # a discard now would void the hand
-        if value > 0.0 and view.scores[view.seat] + value >= view.settings.target:
+        finish = view.points_to_finish
+        if value > 0.0 and finish is not None and value * view.score_multiplier >= finish:
             return True  # the expected points end the match: take them
         return value >= self.style.knock_value
 

@@ -60,6 +60,14 @@ class PlayerView:
     hands_won: tuple[int, ...]
     settings: Settings
     legal_actions: tuple[Action, ...]
+    knock_limit: int
+    """This hand's knock limit: the table's, or in Oklahoma the first upcard's (0: gin only).
+    Read it here, never from ``settings``."""
+    score_multiplier: int
+    """2 when every score of this hand counts double (Oklahoma, spades double), else 1."""
+    points_to_finish: int | None
+    """Points that, scored by this seat in this hand, reach the target (None in Hollywood,
+    where no one number ends the match)."""
 
     @property
     def my_turn(self) -> bool:
@@ -159,6 +167,7 @@ def view_for(game: Hand | Match, seat: int) -> PlayerView:
         pile = list(hand.discard_pile)  # an old record without its first upcard: still public
 
     taken = hand.taken_from_discard if hand.turn == seat else None
+    hollywood = isinstance(game, Match) and game.is_hollywood
     return PlayerView(
         seat=seat,
         opponent=opponent,
@@ -181,6 +190,9 @@ def view_for(game: Hand | Match, seat: int) -> PlayerView:
         hands_won=won,
         settings=hand.settings,
         legal_actions=tuple(hand.legal_actions(seat)),
+        knock_limit=hand.knock_limit,
+        score_multiplier=hand.score_multiplier,
+        points_to_finish=None if hollywood else hand.settings.target - scores[seat],
     )
 
 

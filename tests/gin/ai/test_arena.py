@@ -80,3 +80,31 @@ def test_command_line_plays_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--mode", "elimination", "--players", "3", "--lineup", "hard,easy"])
     assert parse_lineup("hard,easy*2") == ["hard", "easy", "easy"]
+
+
+def test_pairings_play_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    oklahoma = Settings(variant="oklahoma", ace="one", spades_double=True, target=50)
+    outcome = play_match(Level.HARD, Level.EASY, "okla", 0, oklahoma)
+    assert max(outcome.points) >= 50
+    argv = ["--pair", "hard:easy", "--matches", "2", "--workers", "1", "--seed", "t"]
+    assert main([*argv, "--variant", "oklahoma", "--spades-double", "--target", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "matches to 50, oklahoma (ace gin, spades double)" in out and "hard:easy" in out
+    assert main([*argv, "--variant", "oklahoma"]) == 0
+    assert "matches to 150, oklahoma (ace gin)" in capsys.readouterr().out
+    assert main([*argv, "--variant", "hollywood", "--target", "50"]) == 0
+    assert "matches to 50, hollywood" in capsys.readouterr().out
+
+
+def test_tables_play_the_variants_and_refuse_them_for_more_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--mode", "classic", "--lineup", "hard,easy", "--games", "2", "--workers", "1"]
+    assert main([*argv, "--variant", "hollywood", "--target", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "classic, 2 players, lineup hard,easy" in out and "hollywood" in out
+    with pytest.raises(SystemExit):
+        main(["--mode", "three", "--lineup", "hard,easy,easy", "--variant", "oklahoma"])
+    assert "two-player variant" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--pair", "hard:easy", "--target", "20"])
