@@ -14,7 +14,7 @@ from bot.gin.cards import format_cards
 from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.gin.melds import Arrangement, min_deadwood
-from bot.gin.settings import Settings
+from bot.gin.settings import OklahomaAce, Settings, Variant
 from bot.server_settings import ServerSettings, duration
 
 Face = Callable[[Card], str]
@@ -88,8 +88,38 @@ def scores_line(match: Match) -> str:
     if mode == "teams":
         a, b = (f"{side_name(match, s)} {_points(match, s)}" for s in (0, 1))
         return f"{a} · {b} · to {match.settings.team_target}"
+    if match.is_hollywood:
+        return hollywood_line(match)
     totals = " · ".join(f"{p.name} {_points(match, s)}" for s, p in enumerate(match.players))
     return f"{totals} · to {match.settings.target}"
+
+
+def hollywood_line(match: Match) -> str:
+    """Hollywood's three games side by side, each ended one with its winner:
+    `Alice–Bob: game 1 104–37 (Alice won) · game 2 40–12 · game 3 0–0 · to 100`."""
+    names = [p.name for p in match.players]
+    parts = []
+    for game in match.games:
+        score = f"game {game.number} {game.scores[0]}–{game.scores[1]}"
+        if game.result is not None:
+            score += f" ({names[game.result.winner]} won)"
+        parts.append(score)
+    return f"{names[0]}–{names[1]}: " + " · ".join(parts) + f" · to {match.settings.target}"
+
+
+def variant_line(hand: Hand, face: Face = str) -> str | None:
+    """Oklahoma: what this hand's first upcard made of it (its knock limit, spades double)."""
+    knock_card = hand.knock_card
+    if knock_card is None:
+        return None
+    upcard = face(knock_card.card)
+    if knock_card.limit == 0:
+        text = f"**Oklahoma:** the upcard was {upcard}: gin only this hand"
+    else:
+        text = f"**Oklahoma:** the upcard was {upcard}: knock at {knock_card.limit} or less"
+    if knock_card.doubled:
+        text += " · **spades double**: every score of this hand counts twice"
+    return text + "."
 
 
 def _points(match: Match, side: int) -> str:
@@ -143,6 +173,9 @@ def hand_panel(
     meter = _deadwood_line(hand, seat, arrangement)
     if meter:
         lines.append(meter)
+    oklahoma = variant_line(hand, face)
+    if oklahoma:
+        lines.append(oklahoma)
     lines.extend(_pickups_line(match, hand, seat, face))
     pile = f"Discard pile: {pile_text(hand.upcard, face)}"
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
@@ -424,6 +457,9 @@ def table_panel(match: Match, face: Face = str) -> Panel:
         f"**Stock:** {len(hand.stock)} cards · **Discard pile:** {pile_text(hand.upcard, face)}"
         + (f" · {hand.rules.decks} decks" if hand.rules.decks > 1 else "")
     )
+    oklahoma = variant_line(hand, face)
+    if oklahoma:
+        lines.append(oklahoma)
     log = _log(match, hand, LOG_LINES)
     if log:
         lines.append(log)
@@ -500,7 +536,38 @@ def showdown_panel(
     lines.append(_score_reason(names, result, match.settings))
     if team:
         lines.append(team)
+    if match.is_hollywood:
+        lines.extend(_hollywood_hand_lines(match, number, result))
     return Panel(title, "\n".join(lines), footer)
+
+
+def _hollywood_hand_lines(match: Match, number: int, result: HandResult) -> list[str]:
+    """Where a Hollywood hand's points went ("+18 in games 1 and 2"), and the games it
+    ended, each with its final score."""
+    if result.winner is None:
+        return []
+    record = next((r for r in match.history if r.number == number), None)
+    names = [p.name for p in match.players]
+    lines = []
+    if record is not None and record.games:
+        lines.append(f"{names[result.winner]} +{result.points} in {_games_text(record.games)}.")
+    for game in match.games:
+        ended = game.result
+        if ended is None or ended.hand_number != number:
+            continue
+        lines.append(
+            f"**Game {ended.number} is over:** {names[ended.winner]} wins it, "
+            f"{ended.final[ended.winner]} to {ended.final[ended.loser]}"
+            + (" (a shutout)." if ended.shutout else ".")
+        )
+    return lines
+
+
+def _games_text(games: Sequence[int]) -> str:
+    numbers = [str(g) for g in games]
+    if len(numbers) == 1:
+        return f"game {numbers[0]}"
+    return "games " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
 
 
 def _gin_out_panel(match: Match, number: int, result: HandResult, face: Face = str) -> Panel:
@@ -567,6 +634,13 @@ def _headline(names: list[str], result: HandResult) -> str:
 
 
 def _score_reason(names: list[str], result: HandResult, settings: Settings) -> str:
+    reason = _plain_reason(names, result, settings)
+    if result.multiplier > 1:  # Oklahoma's spade upcard
+        reason = reason[:-2] + ", doubled by the spade upcard)."
+    return reason
+
+
+def _plain_reason(names: list[str], result: HandResult, settings: Settings) -> str:
     assert result.winner is not None
     winner = names[result.winner]
     k, d = result.knocker_deadwood, result.defender_deadwood
@@ -642,6 +716,8 @@ def _breakdown(match: Match, result: MatchResult, side: int) -> str:
 def _classic_over(match: Match, result: MatchResult) -> Panel:
     names = [p.name for p in match.players]
     winner = names[result.winner]
+    if result.games and result.reason not in (EndReason.RESIGN, EndReason.FORFEIT):
+        return _hollywood_over(match, result)
     if result.reason is EndReason.RESIGN:
         assert result.loser is not None
         body = f"{names[result.loser]} resigned. **{winner} wins the match.**"
@@ -664,6 +740,42 @@ def _classic_over(match: Match, result: MatchResult) -> Panel:
         f"{result.final[1 - result.winner]}" + (" — a shutout!" if result.shutout else ".")
     )
     return Panel("Match over", "\n".join(lines), "Challenge again any time with /gin challenge.")
+
+
+def _hollywood_over(match: Match, result: MatchResult) -> Panel:
+    """Each game's final scores with their breakdown and winner, then the match's."""
+    names = [p.name for p in match.players]
+    lines = []
+    won = [0, 0]
+    for game in result.games:
+        won[game.winner] += 1
+        parts = []
+        for seat, name in enumerate(names):
+            bits = [f"{game.points[seat]}"]
+            if game.game_bonus[seat]:
+                kind = "game, doubled for a shutout" if game.shutout else "game"
+                bits.append(f"{game.game_bonus[seat]} {kind}")
+            if game.box_bonus[seat]:
+                bits.append(f"{game.box_bonus[seat]} boxes")
+            breakdown = " + ".join(bits)
+            parts.append(
+                f"{name} {game.final[seat]}" + (f" ({breakdown})" if len(bits) > 1 else "")
+            )
+        lines.append(
+            f"**Game {game.number}:** " + " · ".join(parts) + f" — **{names[game.winner]}**"
+        )
+    winner = result.winner
+    margin = result.margin
+    lines.append(
+        f"🏆 **{names[winner]} wins the match**, {won[winner]} games to {won[1 - winner]}"
+        + (
+            f" (final scores {result.final[winner]} to {result.final[1 - winner]}"
+            + (f", margin {margin:+d})." if margin is not None else ").")
+        )
+    )
+    return Panel(
+        "Match over · Hollywood", "\n".join(lines), "Challenge again any time with /gin challenge."
+    )
 
 
 def last_records(match: Match) -> list[HandRecord]:
@@ -691,6 +803,7 @@ def rules_panel(settings: Settings) -> Panel:
             f"The hand is void if the stock runs down to {s.void_stock} without a knock.",
             f"First to **{s.target}** wins; game bonus {s.game_bonus} (doubled for a "
             f"shutout), {s.box_bonus} per hand won.",
+            *variant_rules(s),
         ]
     )
     return Panel("Gin Rummy rules at this table", body, "Commands: /gin hand, /gin draw, …")
@@ -770,6 +883,7 @@ def rules_summary(rules: Settings) -> list[tuple[str, str]]:
     big_gin = f"on, bonus {rules.big_gin_bonus}" if rules.big_gin else "off"
     knock = str(rules.knock_limit) if rules.knock_limit else "0 (gin only)"
     return [
+        ("Two-player variant", variant_text(rules)),
         ("Target", str(rules.target)),
         ("Gin bonus", str(rules.gin_bonus)),
         ("Undercut bonus", str(rules.undercut_bonus)),
@@ -798,16 +912,55 @@ def rules_summary(rules: Settings) -> list[tuple[str, str]]:
     ]
 
 
+def variant_rules(s: Settings) -> list[str]:
+    """The two-player variant's rules, as the rules panel tells them (none for classic)."""
+    if s.variant is Variant.OKLAHOMA:
+        ace = "gin only" if s.ace is OklahomaAce.GIN else "a knock with 1 or less"
+        spades = (
+            " A spade upcard doubles every score of its hand (the box bonuses count once)."
+            if s.spades_double
+            else ""
+        )
+        return [
+            "**Oklahoma:** the first upcard of each hand sets that hand's knock limit (its "
+            f"value, face cards 10); an ace upcard means {ace}.{spades}"
+        ]
+    if s.variant is Variant.HOLLYWOOD:
+        return [
+            "**Hollywood:** three games are scored at once. Your first hand won scores in "
+            "game 1, your second in games 1 and 2, the later ones in all three (only games "
+            f"still open). Each game ends at {s.target} with its own bonuses; win two of the "
+            "three to win the match."
+        ]
+    return []
+
+
+def variant_text(s: Settings) -> str:
+    """The variant as a few words: `classic`, `Oklahoma (ace: gin only, spades double)`."""
+    if s.variant is Variant.OKLAHOMA:
+        ace = "ace: gin only" if s.ace is OklahomaAce.GIN else "ace: knock at 1"
+        return f"Oklahoma ({ace}{', spades double' if s.spades_double else ''})"
+    if s.variant is Variant.HOLLYWOOD:
+        return "Hollywood (three games at once)"
+    return "classic"
+
+
 def challenge_panel(
     challenger: str, opponent: str, server: ServerSettings, changed: set[str] | None = None
 ) -> Panel:
     """The public challenge, with the settings the opponent is accepting."""
     rules = server.rules
+    game = "Gin Rummy" if rules.variant is Variant.CLASSIC else variant_text(rules) + " Gin Rummy"
     lines = [
-        f"{challenger} challenges {opponent} to a game of Gin Rummy to {rules.target} points.",
+        f"{challenger} challenges {opponent} to a game of {game} to {rules.target} points.",
         f"Gin bonus {rules.gin_bonus} · undercut bonus {rules.undercut_bonus} · Big Gin "
         + (f"on ({rules.big_gin_bonus})" if rules.big_gin else "off")
-        + f" · knock at {rules.knock_limit} or less · {duration(server.turn_seconds)} per turn",
+        + (
+            " · the upcard sets the knock limit"
+            if rules.variant is Variant.OKLAHOMA
+            else f" · knock at {rules.knock_limit} or less"
+        )
+        + f" · {duration(server.turn_seconds)} per turn",
     ]
     if changed:
         lines.append(

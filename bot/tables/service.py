@@ -22,6 +22,7 @@ from bot.gin.ai import bot_move
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.modes import find_mode
+from bot.gin.settings import Variant
 from bot.ratings import updated_ratings
 from bot.server_settings import ServerSettings
 from bot.store import (
@@ -206,6 +207,10 @@ class TableService:
         given to the bot are filled at once. A lobby that is full starts by itself."""
         chosen = find_mode(mode)
         size = lobby.table_size(chosen, size)
+        if server.rules.variant is not Variant.CLASSIC:
+            # The server's variant is for two-player matches: more players play the classic
+            # hands (with the classic target, unless the server chose one).
+            server = server.with_changes(variant=Variant.CLASSIC)
         bot_players = bots or []
         if len(bot_players) >= size:
             raise TableError(

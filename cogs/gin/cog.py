@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
+from bot.gin.settings import Variant
 from bot.render import (
     Panel,
     challenge_panel,
@@ -153,6 +154,9 @@ class GinCog(commands.Cog):
         undercut_bonus="Bonus for an undercut",
         big_gin="Allow Big Gin (all 11 cards melded)",
         level="How well I play, when you challenge me (default normal)",
+        variant="Classic, Oklahoma (the upcard sets the knock limit) or Hollywood (three games)",
+        ace="Oklahoma: an ace upcard means gin only (default) or a 1-point knock",
+        spades_double="Oklahoma: a spade upcard doubles the hand's score",
     )
     async def challenge(
         self,
@@ -163,22 +167,29 @@ class GinCog(commands.Cog):
         undercut_bonus: app_commands.Range[int, 0, 50] | None = None,
         big_gin: bool | None = None,
         level: Literal["easy", "normal", "hard"] | None = None,
+        variant: Literal["classic", "oklahoma", "hollywood"] | None = None,
+        ace: Literal["gin", "one"] | None = None,
+        spades_double: bool | None = None,
     ) -> None:
+        overrides = _given(
+            target=target,
+            gin_bonus=gin_bonus,
+            undercut_bonus=undercut_bonus,
+            big_gin=big_gin,
+            variant=variant,
+            ace=ace,
+            spades_double=spades_double,
+        )
         me = self.bot.user
         if me is not None and opponent.id == me.id:
-            await self._play_the_bot(
-                interaction, level or "normal", target, gin_bonus, undercut_bonus, big_gin
-            )
+            await self._play_the_bot(interaction, level or "normal", overrides)
             return
         if level is not None:
             raise TableError(
                 "`level` is for games against me: challenge me, or use `/gin practice`."
             )
         guild_id = str(interaction.guild_id)
-        overrides = _given(
-            target=target, gin_bonus=gin_bonus, undercut_bonus=undercut_bonus, big_gin=big_gin
-        )
-        server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
+        server = await self._match_settings(guild_id, overrides)
         table = await self.service.challenge(
             guild_id,
             str(interaction.channel_id),
@@ -257,6 +268,7 @@ class GinCog(commands.Cog):
         level="How well I play (default normal)",
         mode="Two players (default), three, two teams of two, or elimination",
         players="Elimination: how many seats, you included (default 6)",
+        variant="Two players: classic, Oklahoma or Hollywood (default: the server's)",
     )
     async def practice(
         self,
@@ -264,12 +276,18 @@ class GinCog(commands.Cog):
         level: Literal["easy", "normal", "hard"] = "normal",
         mode: Literal["classic", "three", "teams", "elimination"] = "classic",
         players: app_commands.Range[int, 2, 14] | None = None,
+        variant: Literal["classic", "oklahoma", "hollywood"] | None = None,
     ) -> None:
         if mode == "classic":
             if players not in (None, 2):
                 raise TableError("The two-player game seats two: leave `players` out.")
-            await self._play_the_bot(interaction, level, None, None, None, None)
+            await self._play_the_bot(interaction, level, _given(variant=variant))
             return
+        if variant not in (None, "classic"):
+            raise TableError(
+                f"{variant.capitalize()} is a two-player game: leave `variant` out for "
+                f"`mode:{mode}`, or practise it with `mode:classic`."
+            )
         server = await self.service.server_settings(str(interaction.guild_id))
         size = lobby_size(mode, players)
         await self.lobbies.open(
@@ -344,23 +362,27 @@ class GinCog(commands.Cog):
     ) -> None:
         await self.lobbies.button(interaction, table_id, what)
 
+    async def _match_settings(self, guild_id: str, overrides: dict[str, Any]) -> ServerSettings:
+        """The server's settings with a challenge's own changes; Oklahoma's options make
+        sense only with Oklahoma, so they are refused (clearly) without it."""
+        server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
+        oklahoma_only = {"ace", "spades_double"} & set(overrides)
+        if oklahoma_only and server.rules.variant is not Variant.OKLAHOMA:
+            names = " and ".join(f"`{n}`" for n in sorted(oklahoma_only))
+            raise TableError(
+                f"{names} {'is' if len(oklahoma_only) == 1 else 'are'} for Oklahoma: add "
+                "`variant:oklahoma`, or leave them out."
+            )
+        return server
+
     async def _play_the_bot(
-        self,
-        interaction: discord.Interaction[Any],
-        level: str,
-        target: int | None,
-        gin_bonus: int | None,
-        undercut_bonus: int | None,
-        big_gin: bool | None,
+        self, interaction: discord.Interaction[Any], level: str, overrides: dict[str, Any]
     ) -> None:
         me = self.bot.user
         assert me is not None
         guild_id = str(interaction.guild_id)
-        overrides = _given(
-            target=target, gin_bonus=gin_bonus, undercut_bonus=undercut_bonus, big_gin=big_gin
-        )
         async with self._activity():
-            server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
+            server = await self._match_settings(guild_id, overrides)
             me_player = Player(str(me.id), name_of(me))
             player = player_of(interaction.user)
             table = await self.service.challenge(
@@ -688,6 +710,9 @@ class GinCog(commands.Cog):
         rotate_opponents="Teams: partners switch opponents every hand",
         team_target="Teams: points a team needs to win",
         set_suits="Elimination with several decks: may a set hold identical cards",
+        variant="Two-player matches: classic, Oklahoma or Hollywood",
+        ace="Oklahoma: an ace upcard means gin only or a 1-point knock",
+        spades_double="Oklahoma: a spade upcard doubles the hand's score",
     )
     async def settings_set(
         self,
@@ -711,6 +736,9 @@ class GinCog(commands.Cog):
         rotate_opponents: bool | None = None,
         team_target: app_commands.Range[int, 50, 500] | None = None,
         set_suits: Literal["any", "different"] | None = None,
+        variant: Literal["classic", "oklahoma", "hollywood"] | None = None,
+        ace: Literal["gin", "one"] | None = None,
+        spades_double: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise TableError(
@@ -735,6 +763,9 @@ class GinCog(commands.Cog):
             rotate_opponents=rotate_opponents,
             team_target=team_target,
             set_suits=set_suits,
+            variant=variant,
+            ace=ace,
+            spades_double=spades_double,
         )
         if turn_minutes is not None:
             changes["turn_seconds"] = turn_minutes * 60
