@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
-from bot.gin.settings import Variant
+from bot.gin.settings import Settings, Variant
 from bot.render import (
     Panel,
     challenge_panel,
@@ -24,6 +24,7 @@ from bot.render import (
     rules_panel,
     settings_panel,
     table_panel,
+    variant_text,
 )
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
@@ -449,7 +450,8 @@ class GinCog(commands.Cog):
                 a, b = table.players
                 panel = Panel(
                     "Challenge accepted",
-                    f"<@{a.id}> vs <@{b.id}> — first to {table.settings.target}. "
+                    f"<@{a.id}> vs <@{b.id}> — {_game_of(table.settings)}first to "
+                    f"{table.settings.target}. "
                     "Your hands are on their way by DM (`/gin hand` shows yours here too); "
                     "the table is below.",
                 )
@@ -867,3 +869,8 @@ def lobby_size(mode: str, players: int | None) -> int:
 def _given(**options: Any) -> dict[str, Any]:
     """The command options the user actually set."""
     return {name: value for name, value in options.items() if value is not None}
+
+
+def _game_of(rules: Settings) -> str:
+    """The variant, when there is one, for the line that starts a match: `Oklahoma, `."""
+    return "" if rules.variant is Variant.CLASSIC else f"{variant_text(rules)}, "
