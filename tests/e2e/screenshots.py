@@ -92,7 +92,7 @@ async def play(world: World, game: Game, seed: int, target: int) -> list[Shot]:
         ours = [m for m in fake.channel_messages(world.channel) if m.author.id == fake.bot.id]
         return [frozen(m) for m in ours]
 
-    hand_shot = table_shot = showdown_shot = False
+    hand_shot = table_shot = showdown_shot = alert_shot = False
     while not game.match.is_over:
         hand = game.match.hand
         seat = hand.turn
@@ -112,6 +112,10 @@ async def play(world: World, game: Game, seed: int, target: int) -> list[Shot]:
             await asyncio.sleep(1.5)  # spectators' table is edited on a budget, not per move
             shots.append(Shot("table", "The table in the channel, as everyone sees it", public()))
             table_shot = True
+        alert = [m for m in dm() if "🃏" in m.content]
+        if not alert_shot and alert and seat == alice_seat:
+            shots.append(Shot("alert", "Alice's turn comes: her hand, sent afresh", alert[-1:]))
+            alert_shot = True
         number = game.match.hand_number
         action = choose(hand, "knocker", rng)
         result = await game.button(action)
