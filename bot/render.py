@@ -762,7 +762,7 @@ def _hollywood_over(match: Match, result: MatchResult) -> Panel:
                 f"{name} {game.final[seat]}" + (f" ({breakdown})" if len(bits) > 1 else "")
             )
         lines.append(
-            f"**Game {game.number}:** " + " · ".join(parts) + f" — **{names[game.winner]}**"
+            f"**Game {game.number}:** " + " · ".join(parts) + f" — **{names[game.winner]}** wins it"
         )
     winner = result.winner
     margin = result.margin

@@ -102,7 +102,7 @@ def test_hollywood_match_over_breaks_down_each_game() -> None:
     for game in result.games:
         winner = match.players[game.winner].name
         assert f"**Game {game.number}:**" in panel.body
-        assert f"— **{winner}**" in panel.body
+        assert f"— **{winner}** wins it" in panel.body
     won = sum(1 for g in result.games if g.winner == result.winner)
     assert f"wins the match**, {won} games to {3 - won}" in panel.body
     assert "(won by" not in scores_line(match)

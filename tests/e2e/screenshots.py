@@ -39,7 +39,7 @@ class Shot:
     messages: list[Message]
 
 
-async def capture(seed: int, target: int) -> tuple[list[Shot], Screen]:
+async def capture(seed: int, target: int, variant: str) -> tuple[list[Shot], Screen]:
     """Plays one match and keeps the messages of each moment worth a picture."""
     with tempfile.TemporaryDirectory(prefix="screenshots-") as folder:
         fake = FakeDiscord(token=TOKEN)
@@ -57,7 +57,7 @@ async def capture(seed: int, target: int) -> tuple[list[Shot], Screen]:
                 bot, task = await start_bot(world)  # uploads the real card art as emojis
                 looked_away(bot)  # each turn comes as it does to someone who looked away
                 try:
-                    shots = await play(world, Game(world, bot), seed, target)
+                    shots = await play(world, Game(world, bot), seed, target, variant)
                 finally:
                     await bot.close()
                     await task
@@ -79,9 +79,9 @@ def frozen(message: Message) -> Message:
     )
 
 
-async def play(world: World, game: Game, seed: int, target: int) -> list[Shot]:
+async def play(world: World, game: Game, seed: int, target: int, variant: str) -> list[Shot]:
     fake = world.fake
-    await game.start(world.alice, world.bob, target=target)
+    await game.start(world.alice, world.bob, target=target, variant=variant)
     rng = random.Random(seed)
     shots: list[Shot] = []
 
@@ -174,11 +174,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--target", type=int, default=50, help="the match's target (50-500)")
     parser.add_argument("--html", action="store_true", help="keep the pages beside the pictures")
+    parser.add_argument(
+        "--variant", choices=("classic", "oklahoma", "hollywood"), default="classic"
+    )
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("needs Chromium: apt-get install chromium")
-    shots, screen = asyncio.run(capture(args.seed, args.target))
+    shots, screen = asyncio.run(capture(args.seed, args.target, args.variant))
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="screens-") as folder:
         for shot in shots:
