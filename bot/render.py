@@ -733,6 +733,9 @@ def _classic_over(match: Match, result: MatchResult) -> Panel:
             kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
             parts.append(f"{result.game_bonus[seat]} {kind}")
         boxes = match.hands_won[seat]
+        if not boxes and not result.final[seat]:
+            lines.append(f"**{name}: 0** (no hand won)")
+            continue
         parts.append(f"{result.box_bonus[seat]} for {boxes} hand{'s' if boxes != 1 else ''} won")
         lines.append(f"**{name}: {result.final[seat]}** = " + " + ".join(parts))
     lines.append(

@@ -8,7 +8,8 @@ import random
 from bot.gin.cards import Card
 from bot.gin.hand import Outcome
 from bot.gin.match import Match, Player
-from bot.render import scores_line, showdown_panel
+from bot.gin.settings import Settings
+from bot.render import match_over_panel, scores_line, showdown_panel
 from tests.gin.players import choose
 
 
@@ -55,3 +56,22 @@ def test_a_showdown_draws_its_cards_with_the_face_it_is_given() -> None:
         assert str(card) in text.split("\n")[0]
         assert face(card) in drawn
     assert "<:gin_" not in text
+
+
+def test_a_player_shut_out_reads_as_no_hand_won() -> None:
+    for n in range(300):
+        match = Match.start(
+            [Player("1", "Alice"), Player("2", "Bob")], Settings(target=50), seed=f"out{n}"
+        )
+        rng = random.Random(n)
+        while not match.is_over:
+            match.apply(choose(match.hand, "knocker", rng))
+        result = match.result
+        assert result is not None
+        if result.shutout:
+            loser = match.players[1 - result.winner].name
+            body = match_over_panel(match, result).body
+            assert f"**{loser}: 0** (no hand won)" in body
+            assert "0 for 0 hands won" not in body
+            return
+    raise AssertionError("no shutout in 300 matches")
