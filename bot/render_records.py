@@ -29,6 +29,7 @@ SCORE_NOTES = {
     "elimination": "players outlasted: the players placed below, added up over the matches",
 }
 REASONS = {"target": "", "resign": " (resigned)", "forfeit": " (out of time)", "last_left": ""}
+VARIANT_NAMES = {"oklahoma": " · Oklahoma", "hollywood": " · Hollywood"}
 MODE_NAMES = {
     "classic": "",
     "three": " · three players",
@@ -143,7 +144,8 @@ def replay_panel(
     )
     mode = getattr(row, "mode", "classic")
     who = " vs ".join(names) if len(names) == 2 else ", ".join(names)
-    title = f"Replay of match #{row.id}{MODE_NAMES.get(mode, '')} · {who} ({status})"
+    variant = VARIANT_NAMES.get(str((row.settings or {}).get("rules", {}).get("variant")), "")
+    title = f"Replay of match #{row.id}{MODE_NAMES.get(mode, '')}{variant} · {who} ({status})"
     if len(title) > 250:
         title = title[:249] + "…"
     if not hands:

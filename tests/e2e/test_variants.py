@@ -99,6 +99,7 @@ async def test_a_whole_oklahoma_match_by_commands_and_buttons(world: World, bot:
     replay = await every_page(
         world, await fake.slash(world.carol, world.channel, "gin replay", match=table.id)
     )
+    assert f"Replay of match #{table.id} · Oklahoma" in replay
     for record in game.match.history:
         assert f"**Hand {record.number}**" in replay
 
