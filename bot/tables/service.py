@@ -179,7 +179,7 @@ class TableService:
         """Another process changed a table: catch up with it soon, one reload at a time."""
         ids = list(self._by_id) if table_id == 0 else [table_id]
         for changed in ids:
-            if changed not in self._by_id:
+            if changed not in self._by_id and not (self.fleet and self.fleet.receives_dms):
                 continue  # not ours to keep; read again if ever needed (``find``)
             self._stale[changed] = None if seat < 0 else seat
             if changed not in self._refreshing:
