@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.client import GinBot
+from bot.client import make_bot
 from bot.config import Config, ConfigError, RedactToken, load_config
 
 log = logging.getLogger("bot")
@@ -31,7 +31,7 @@ def setup_logging(config: Config) -> None:
 
 
 async def run(config: Config) -> None:
-    bot = GinBot(config)
+    bot = make_bot(config)
     loop = asyncio.get_running_loop()
     for signame in ("SIGTERM", "SIGINT"):
         loop.add_signal_handler(

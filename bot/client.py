@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import time
+from typing import Any
 
 import discord
 from discord.backoff import ExponentialBackoff
@@ -18,6 +19,7 @@ from bot.config import Config
 from bot.emojis import CardEmojis
 from bot.store import store_for
 from bot.tables import TableService
+from bot.tables.fleet import Fleet
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,20 @@ def settle_garbage_collector() -> None:
     gc.freeze()
 
 
+def shard_options(config: Config) -> dict[str, Any]:
+    """discord.py's shard settings for GIN_SHARD_COUNT and GIN_SHARD_IDS (none if unset)."""
+    if config.shards is None:
+        return {}
+    return {"shard_count": config.shards.count, "shard_ids": list(config.shards.ids)}
+
+
+def fleet_of(config: Config) -> Fleet | None:
+    """This process's place among those sharing the database, if others run shards too."""
+    if config.shards is None or not config.fleet:
+        return None
+    return Fleet(config.shards)
+
+
 class GinBot(commands.Bot):
     """The bot: owns the table service and the store for the life of the process."""
 
@@ -60,16 +76,20 @@ class GinBot(commands.Bot):
             max_messages=None,
             member_cache_flags=discord.MemberCacheFlags.none(),
             chunk_guilds_at_startup=False,
+            **shard_options(config),
         )
         self.config = config
         self.store = store_for(config.database)
-        self.service = TableService(self.store)
+        self.service = TableService(self.store, fleet=fleet_of(config))
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        if self.service.fleet is not None:
+            await self.service.watch()  # before loading: no change falls between the two
+            log.info("running %s; the other shards run elsewhere", self.service.fleet.shards)
         tables = await self.service.load()
         log.info("loaded %d open table(s) from %s", len(tables), self.config.database_shown)
         for extension in EXTENSIONS:
@@ -138,3 +158,12 @@ class GinBot(commands.Bot):
         await super().close()
         await self.store.close()
         log.info("database closed; goodbye")
+
+
+class ShardedGinBot(GinBot, commands.AutoShardedBot):
+    """The bot on some or all shards of the whole bot (GIN_SHARD_COUNT, GIN_SHARD_IDS)."""
+
+
+def make_bot(config: Config) -> GinBot:
+    """The bot for these settings: sharded when shards are configured, else as before."""
+    return GinBot(config) if config.shards is None else ShardedGinBot(config)

@@ -20,6 +20,68 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards of the whole bot (``count``) that this process runs (``ids``)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    @property
+    def partial(self) -> bool:
+        """Whether other processes run the rest: this one has only some of the shards."""
+        return len(self.ids) < self.count
+
+    def of_guild(self, guild_id: int) -> int:
+        """The shard Discord sends a guild's events to."""
+        return (guild_id >> 22) % self.count
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether this process receives the guild's events (DMs arrive on shard 0)."""
+        shard = 0 if guild_id is None else self.of_guild(guild_id)
+        return shard in self.ids
+
+    def __str__(self) -> str:
+        return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
+MAX_SHARDS = 65536
+
+
+def parse_shards(count_text: str, ids_text: str) -> Shards | None:
+    """``GIN_SHARD_COUNT`` and ``GIN_SHARD_IDS`` (``0-3``, ``0,2`` or ``0-1,4``); both
+    empty: None (one process runs every shard, as many as Discord says)."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text and not ids_text:
+        return None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(
+            f"GIN_SHARD_COUNT must be the number of shards of the whole bot (1 to "
+            f"{MAX_SHARDS}), not {count_text!r}; set it with GIN_SHARD_IDS, or neither."
+        )
+    count = int(count_text)
+    if not ids_text:
+        return Shards(count, tuple(range(count)))
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        bounds = part.strip().split("-")
+        if len(bounds) > 2 or not all(b.strip().isdigit() for b in bounds):
+            raise ConfigError(
+                f"GIN_SHARD_IDS must list shard numbers and ranges such as 0-3 or 0,2, not "
+                f"{ids_text!r}."
+            )
+        first, last = int(bounds[0]), int(bounds[-1])
+        if first > last:
+            raise ConfigError(f"GIN_SHARD_IDS has the range {part.strip()!r} backwards.")
+        if last >= count:
+            raise ConfigError(
+                f"GIN_SHARD_IDS names shard {last}, but GIN_SHARD_COUNT={count} numbers the "
+                f"shards 0 to {count - 1}."
+            )
+        ids.update(range(first, last + 1))
+    return Shards(count, tuple(sorted(ids)))
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     token: str
     db_path: Path
@@ -29,6 +91,12 @@ class Config:
     card_emojis: bool = True  # upload and show the cards as application emojis
     # GIN_DB as a postgresql:// URL: the tables live in PostgreSQL, and db_path is unused.
     db_url: str | None = None
+    shards: Shards | None = None  # GIN_SHARD_COUNT / GIN_SHARD_IDS; None: one process, all
+
+    @property
+    def fleet(self) -> bool:
+        """Whether other processes run the bot's other shards on the same database."""
+        return self.shards is not None and self.shards.partial
 
     @property
     def database(self) -> str | Path:
@@ -44,13 +112,15 @@ class Config:
         return (
             f"Config(token=<hidden>, database={self.database_shown!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
-            f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r})"
+            f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r}, "
+            f"shards={self.shards!r})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
-    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY and
-    GIN_CARD_EMOJIS (the real environment wins over .env)."""
+    """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY,
+    GIN_CARD_EMOJIS, GIN_SHARD_COUNT and GIN_SHARD_IDS (the real environment wins over
+    .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
     where = "in the environment or in .env (see .env.example)"
@@ -94,6 +164,15 @@ def load_config(env_file: str | None = ".env") -> Config:
     emojis_text = os.environ.get("GIN_CARD_EMOJIS", "").strip().lower() or "on"
     if emojis_text not in ("on", "off"):
         raise ConfigError(f"GIN_CARD_EMOJIS must be on or off, not {emojis_text!r}.")
+    shards = parse_shards(
+        os.environ.get("GIN_SHARD_COUNT", ""), os.environ.get("GIN_SHARD_IDS", "")
+    )
+    if shards is not None and shards.partial and db_url is None:
+        raise ConfigError(
+            f"GIN_SHARD_IDS runs {shards} in this process, so other processes run the rest: "
+            "they must share a PostgreSQL database (set GIN_DB to a postgresql:// URL), not "
+            "SQLite."
+        )
     return Config(
         token=token,
         db_path=Path(DEFAULT_DB if db_url else db_text),
@@ -102,6 +181,7 @@ def load_config(env_file: str | None = ".env") -> Config:
         log_level=level,
         bot_delay=bot_delay,
         card_emojis=emojis_text == "on",
+        shards=shards,
     )
 
 

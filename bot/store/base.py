@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -38,6 +38,31 @@ class TableLock(Protocol):
         is the next move of a match in play, counting the moves recorded through this lock.
         A move refused or failing undoes itself alone; the rest of the block goes on."""
         ...
+
+    async def end_match(
+        self,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
+    ) -> None:
+        """``Store.end_match`` inside the held transaction."""
+        ...
+
+    async def set_display(self, display: JsonObject, now: str) -> None:
+        """``Store.set_display`` inside the held transaction."""
+        ...
+
+    async def set_deadline(self, deadline: str | None, now: str) -> None:
+        """``Store.set_deadline`` inside the held transaction (its claim goes with it)."""
+        ...
+
+
+# What a process hears of a table changed by another process sharing the database: the
+# table's id, its move count and its status after the change, and the seat that moved (-1:
+# none, or not known). Id 0: news may have been missed, so any table may have changed.
+TableChanged = Callable[[int, int, str, int], None]
 
 
 class Store(Protocol):
@@ -160,3 +185,8 @@ class Store(Protocol):
     ) -> PlayerStats | None: ...
 
     async def counts(self) -> dict[str, int]: ...
+
+    async def watch(self, on_change: TableChanged) -> bool:
+        """Call ``on_change`` whenever another process changes a table (PostgreSQL's
+        ``LISTEN``); False where no other process can (SQLite), and nothing is called."""
+        ...

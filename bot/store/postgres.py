@@ -13,6 +13,11 @@ A write, once sent, is seen through: a caller cancelled meanwhile waits for its 
 to end before the cancellation goes on, so the write is then committed or not made at all
 (``get_table`` tells which), and the connection goes back to the pool clean.
 
+News of a change: every write that changes a table's row also sends ``NOTIFY`` on the
+schema's channel (in the same transaction, so it is heard only once committed), saying the
+table's id, its move count and status, and which store sent it; ``watch`` listens on a
+connection of its own and tells the caller of other processes' changes.
+
 Connecting: ``GIN_DB=postgresql://user:password@host:5432/database``; asyncpg passes query
 parameters it does not know to the server as settings, so ``?search_path=gin`` keeps the
 bot's tables in a schema of their own (which must exist).
@@ -21,6 +26,8 @@ bot's tables in a schema of their own (which must exist).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -34,7 +41,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import codec, writes
 from bot.store import queries as q
-from bot.store.base import Store, TableLock
+from bot.store.base import Store, TableChanged, TableLock
 from bot.store.dialect import LOCK_MATCH, LOCK_TABLE, postgres_query
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_postgres_migrations
@@ -55,6 +62,8 @@ from bot.store.rows import (
     SeatRow,
     TableRow,
 )
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
@@ -130,6 +139,12 @@ class PostgresStore:
         self._turns = _Turns()
         # Transactions that wrote moves, for diagnostics (one per move here).
         self.move_transactions = 0
+        # Who sends this store's notifications, so it can skip its own; and where they go.
+        self.origin = secrets.token_hex(6)
+        self._channel = "gin_tables"
+        self._listener: asyncpg.Connection[asyncpg.Record] | None = None
+        self._on_change: TableChanged | None = None
+        self._relisten: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -141,16 +156,28 @@ class PostgresStore:
         try:
             async with pool.acquire() as conn:
                 await apply_postgres_migrations(conn, self._migrations)
+                schema = await conn.fetchval("SELECT current_schema()")
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
+        # Schemas of one database share its channels: each store hears its own schema only.
+        self._channel = f"gin_tables.{schema}"[:63]
 
     async def close(self) -> None:
         """Let the writes under way finish, then close the pool; safe to call twice or before
         ``open``."""
         while self._writes:
             await asyncio.wait(list(self._writes))
+        self._on_change = None
+        if self._relisten is not None:
+            self._relisten.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._relisten
+        listener, self._listener = self._listener, None
+        if listener is not None and not listener.is_closed():
+            with contextlib.suppress(Exception):
+                await listener.close(timeout=2)
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -263,13 +290,22 @@ class PostgresStore:
             match = await _fetchrow(conn, q.START_MATCH, (text, now, match_id))
             rows = writes.seats_to_start(match_id, match, chosen)
             await _executemany(conn, q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in rows])
+            await self._notify(conn, match_id, 0, "playing")
 
         await self._write(work)
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None:
         if status not in get_args(ClosedChallenge):
             raise ValueError(f"a challenge cannot close as {status!r}")
-        if await self._write_one(q.CLOSE_CHALLENGE, (status, now, now, match_id)) is None:
+        query = postgres_query(q.CLOSE_CHALLENGE)
+
+        async def work(conn: Connection) -> asyncpg.Record | None:
+            row = await conn.fetchrow(query.text, status, now, now, match_id)
+            if row is not None:
+                await self._notify(conn, match_id, 0, status)
+            return row
+
+        if await self._write(work) is None:
             raise StaleMove(match_id, "not an open challenge")
 
     async def record_move(self, move: MoveRecord) -> None:
@@ -292,6 +328,7 @@ class PostgresStore:
                 None if row is None else row["move_count"],
             )
             await _write_move(conn, encoded)
+            await self._notify(conn, move.match_id, move.seq, _status_after(move), move.seat)
 
         self._opened()
         async with self._turns.of(move.match_id):
@@ -308,7 +345,12 @@ class PostgresStore:
             if row is None:
                 raise StaleMove(match_id, "no such match")
             seats = await _fetch(conn, q.SEATS, (match_id,))
-            yield _PostgresTableLock(conn, codec.table_row(row, [codec.seat_row(s) for s in seats]))
+            locked = _PostgresTableLock(
+                conn, codec.table_row(row, [codec.seat_row(s) for s in seats])
+            )
+            yield locked
+            if locked.changed:
+                await self._notify(conn, match_id, locked.count, locked.status, locked.seat)
 
     async def end_match(
         self,
@@ -321,7 +363,12 @@ class PostgresStore:
     ) -> None:
         """``SqliteStore.end_match``, in one transaction."""
         text = None if state is None else codec.dump(state)
-        await self._write(lambda conn: _finish(conn, match_id, text, end, now, ratings))
+
+        async def work(conn: Connection) -> None:
+            await _finish(conn, match_id, text, end, now, ratings)
+            await self._notify(conn, match_id, -1, end.status)
+
+        await self._write(work)
 
     async def set_deadline(self, match_id: int, deadline: str | None, now: str) -> None:
         """``SqliteStore.set_deadline``."""
@@ -470,6 +517,53 @@ class PostgresStore:
         assert row is not None
         return {key: int(value) for key, value in row.items()}
 
+    # -- news of other processes' changes ---------------------------------------------------
+
+    async def watch(self, on_change: TableChanged) -> bool:
+        """``Store.watch``: ``LISTEN`` on a connection of its own, connected again (with the
+        tables then all reported changed, id 0) if it drops."""
+        self._opened()
+        self._on_change = on_change
+        await self._listen()
+        return True
+
+    async def _listen(self) -> None:
+        listener = await asyncpg.connect(self.url)
+        await listener.add_listener(self._channel, self._heard)
+        listener.add_termination_listener(self._lost)
+        self._listener = listener
+
+    def _heard(self, conn: Any, pid: int, channel: str, payload: object) -> None:
+        table, count, status, seat, origin = str(payload).split(":", 4)
+        if origin != self.origin and self._on_change is not None:
+            self._on_change(int(table), int(count), status, int(seat))
+
+    def _lost(self, conn: Any) -> None:
+        if self._on_change is None or self._pool is None:
+            return  # closing
+        log.warning("lost the PostgreSQL connection that listens for changes; reconnecting")
+        self._relisten = asyncio.ensure_future(self._listen_again())
+
+    async def _listen_again(self) -> None:
+        delay = 0.5
+        while self._on_change is not None:
+            try:
+                await self._listen()
+            except (OSError, asyncpg.PostgresError) as error:
+                log.warning("listening for changes failed (%r); again in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            self._on_change(0, -1, "", -1)  # what was said meanwhile was missed
+            return
+
+    async def _notify(
+        self, conn: Connection, table: int, count: int, status: str, seat: int = -1
+    ) -> None:
+        """Tell the other processes, once this transaction commits, that a table changed."""
+        payload = f"{table}:{count}:{status}:{seat}:{self.origin}"
+        await conn.execute("SELECT pg_notify($1, $2)", self._channel, payload)
+
 
 class _Turns:
     """A queue per table within this process, so one table's writers take a pool
@@ -502,8 +596,10 @@ class _PostgresTableLock:
     def __init__(self, conn: Connection, table: TableRow) -> None:
         self._conn = conn
         self._table = table
-        self._status: str = table.status
-        self._count = table.move_count
+        self.status: str = table.status
+        self.count = table.move_count
+        self.changed = False  # the others hear of it when the block commits
+        self.seat = -1  # the seat of the last move recorded
 
     @property
     def table(self) -> TableRow:
@@ -511,12 +607,37 @@ class _PostgresTableLock:
 
     async def record_move(self, move: MoveRecord) -> None:
         encoded = writes.encode(move)
-        writes.check_next(move, self._status, self._count)
+        writes.check_next(move, self.status, self.count)
         async with self._conn.transaction():  # a savepoint: a failing move undoes itself
             await _write_move(self._conn, encoded)
-        self._count = move.seq
-        if move.finished is not None:
-            self._status = move.finished.status
+        self.count, self.status, self.changed = move.seq, _status_after(move), True
+        self.seat = move.seat
+
+    async def end_match(
+        self,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
+    ) -> None:
+        text = None if state is None else codec.dump(state)
+        async with self._conn.transaction():
+            await _finish(self._conn, self._table.id, text, end, now, ratings)
+        self.status, self.changed = end.status, True
+
+    async def set_display(self, display: JsonObject, now: str) -> None:
+        await _fetchrow(self._conn, q.SET_DISPLAY, (codec.dump(display), now, self._table.id))
+
+    async def set_deadline(self, deadline: str | None, now: str) -> None:
+        row = await _fetchrow(self._conn, q.SET_DEADLINE, (deadline, now, self._table.id))
+        if row is None and deadline is not None:
+            raise StaleMove(self._table.id, "not an open table")
+        self.changed = True
+
+
+def _status_after(move: MoveRecord) -> str:
+    return "playing" if move.finished is None else move.finished.status
 
 
 async def _fetchrow(conn: Connection, sql: str, params: Params = ()) -> asyncpg.Record | None:

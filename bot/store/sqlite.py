@@ -39,7 +39,7 @@ import aiosqlite
 
 from bot.store import codec, writes
 from bot.store import queries as q
-from bot.store.base import Store, TableLock
+from bot.store.base import Store, TableChanged, TableLock
 from bot.store.checkpoint import Checkpointer
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_migrations
@@ -556,6 +556,10 @@ class SqliteStore:
         assert row is not None
         return {key: int(row[key]) for key in row.keys()}  # noqa: SIM118 (sqlite3.Row)
 
+    async def watch(self, on_change: TableChanged) -> bool:
+        """One process has a SQLite file to itself: nobody else changes its tables."""
+        return False
+
 
 class _SqliteTableLock:
     """``TableLock`` inside ``SqliteStore.lock_table``'s transaction."""
@@ -580,6 +584,35 @@ class _SqliteTableLock:
         self._count, self.written = move.seq, self.written + 1
         if move.finished is not None:
             self._status = move.finished.status
+
+    async def end_match(
+        self,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
+    ) -> None:
+        text = None if state is None else codec.dump(state)
+        self._db.execute("SAVEPOINT finish")
+        try:
+            writes.finish(self._db, self._table.id, text, end, now, ratings)
+        except BaseException:
+            self._db.execute("ROLLBACK TO finish")
+            self._db.execute("RELEASE finish")
+            raise
+        self._db.execute("RELEASE finish")
+        self._status, self.written = end.status, self.written + 1
+
+    async def set_display(self, display: JsonObject, now: str) -> None:
+        self._db.execute(q.SET_DISPLAY, (codec.dump(display), now, self._table.id)).fetchall()
+        self.written += 1
+
+    async def set_deadline(self, deadline: str | None, now: str) -> None:
+        row = self._db.execute(q.SET_DEADLINE, (deadline, now, self._table.id)).fetchone()
+        if row is None and deadline is not None:
+            raise StaleMove(self._table.id, "not an open table")
+        self.written += 1
 
 
 def _check_worker(db: sqlite3.Connection) -> None:

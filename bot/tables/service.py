@@ -3,6 +3,13 @@
 Discord-free: cogs turn Discord interactions into calls here and turn the answers into
 messages. Every accepted move is committed to the store before the caller hears about it.
 One lock per table serialises everything done to it, both boards of a teams hand included.
+
+Each move is applied inside the store's lock on the table's row (``Store.lock_table``):
+with several processes on one database (see ``fleet``), another may have moved since this
+process last looked, so under the lock the stored move count is compared with ours and the
+table reloaded from the row if they differ, before the move is checked, applied and
+recorded. Alone on SQLite the counts always agree and the lock costs a fraction of a
+millisecond.
 """
 
 from __future__ import annotations
@@ -10,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -26,6 +33,7 @@ from bot.gin.settings import Variant
 from bot.ratings import updated_ratings
 from bot.server_settings import ServerSettings
 from bot.store import (
+    OPEN_STATUSES,
     ChannelBusy,
     HandRow,
     MatchEnd,
@@ -34,9 +42,11 @@ from bot.store import (
     SeatResult,
     StaleMove,
     Store,
+    TableLock,
     TableRow,
 )
 from bot.tables import clock, lobby
+from bot.tables.fleet import CLAIM_SECONDS, Fleet
 from bot.tables.model import (
     KEPT_HANDS,
     MoveOutcome,
@@ -50,6 +60,13 @@ from bot.tables.model import (
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
+# The display keys that belong to the game (the turn clocks), not to the messages shown.
+CLOCK_KEYS = ("timers", "timer")
+# Tries at a move that ends a match, when the ratings it needs change under it.
+RATING_TRIES = 3
+
 STALE_BUTTON = (
     "That button is out of date: that move was already made, or the game has moved on. "
     "Use your latest hand message, or `/gin hand`."
@@ -60,12 +77,38 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class _RatingsNeeded(Exception):
+    """A move ends a rated match: the ratings are read outside the row lock (reading the
+    store inside it could wait on that lock), then the move is tried again with them."""
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__("ratings needed")
+        self.result = result
+        self.key = _result_key(result)
+
+
+Given = tuple[tuple[Any, ...], tuple[RatingRow, ...]] | None  # ratings for a result, if read
+
+
 class TableService:
     """Owns the open tables (by channel and by id) and every change made to them."""
 
-    def __init__(self, store: Store, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime] = _utc_now,
+        *,
+        fleet: Fleet | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.fleet = fleet  # None: this process is the only one on its database
+        # Called with a table another process changed, once this process caught up with it,
+        # and the seat that moved (None: no move, or not known).
+        self.changed_elsewhere: Callable[[Table, int | None], None] | None = None
+        self._stale: dict[int, int | None] = {}  # heard changed elsewhere -> seat that moved
+        self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._claimed: dict[int, datetime] = {}  # table -> until when another process acts
         self._by_channel: dict[str, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
@@ -79,41 +122,194 @@ class TableService:
     # --- loading and lookup -------------------------------------------------------------------
 
     async def load(self) -> list[Table]:
-        """Bring back every open table after a restart."""
+        """Bring back every open table after a restart (with other processes on the
+        database, those this process shows or may get moves for)."""
         tables = []
         for row in await self.store.open_tables():
-            match = None
-            state = row.state
-            if state is not None:
-                history = state.get("history")
-                if history is None:  # finished hands are stored one row each
-                    history = [hand.result for hand in await self.store.hands(row.id)]
-                match = Match.from_dict({**state, "history": history})
-                _keep_last_hand(match)
-            display = dict(row.display)
-            mode = getattr(row, "mode", "classic")
-            table = Table(
-                id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                status=Status(row.status),
-                seats=_loaded_seats(row, display, match),
-                server=ServerSettings.from_dict(row.settings),
-                mode_name=mode,
-                size=int(display.get("size", 2)),
-                host=str(display.get("host", row.challenger_id)),
-                match=match,
-                move_count=row.move_count,
-                display=display,
-                deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
-                vs_bot=row.vs_bot,
-                created_at=datetime.fromisoformat(row.created_at),
-                committed=None if state is None else orjson.dumps(state).decode(),
-            )
-            table.vs_bot = table.vs_bot or bool(table.bot_seats)
+            table = await self._from_row(row)
+            if self.fleet is not None and not self.fleet.keeps(table):
+                continue
             self._register(table)
             tables.append(table)
         return tables
+
+    async def _from_row(self, row: TableRow) -> Table:
+        match = None
+        state = row.state
+        if state is not None:
+            history = state.get("history")
+            if history is None:  # finished hands are stored one row each
+                history = [hand.result for hand in await self.store.hands(row.id)]
+            match = Match.from_dict({**state, "history": history})
+            _keep_last_hand(match)
+        display = dict(row.display)
+        mode = getattr(row, "mode", "classic")
+        table = Table(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            status=Status(row.status),
+            seats=_loaded_seats(row, display, match),
+            server=ServerSettings.from_dict(row.settings),
+            mode_name=mode,
+            size=int(display.get("size", 2)),
+            host=str(display.get("host", row.challenger_id)),
+            match=match,
+            move_count=row.move_count,
+            display=display,
+            deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
+            vs_bot=row.vs_bot,
+            created_at=datetime.fromisoformat(row.created_at),
+            committed=None if state is None else orjson.dumps(state).decode(),
+        )
+        table.vs_bot = table.vs_bot or bool(table.bot_seats)
+        return table
+
+    # --- other processes' changes -------------------------------------------------------------
+
+    def shows(self, table: Table) -> bool:
+        """Whether this process posts and edits the table's messages (see ``fleet``)."""
+        return self.fleet is None or self.fleet.shows(table)
+
+    async def watch(self) -> None:
+        """Hear of tables changed by the other processes sharing the database."""
+        if self.fleet is not None:
+            await self.store.watch(self._heard)
+
+    def _heard(self, table_id: int, count: int, status: str, seat: int) -> None:
+        """Another process changed a table: catch up with it soon, one reload at a time."""
+        ids = list(self._by_id) if table_id == 0 else [table_id]
+        for changed in ids:
+            if changed not in self._by_id and not (self.fleet and self.fleet.receives_dms):
+                continue  # not ours to keep; read again if ever needed (``find``)
+            self._stale[changed] = None if seat < 0 else seat
+            if changed not in self._refreshing:
+                task = asyncio.ensure_future(self._catch_up_soon(changed))
+                self._refreshing[changed] = task
+
+    async def _catch_up_soon(self, table_id: int) -> None:
+        try:
+            while table_id in self._stale:
+                seat = self._stale.pop(table_id)
+                try:
+                    table = await self.refresh(table_id)
+                except Exception:
+                    log.exception("could not reload table %s changed elsewhere", table_id)
+                    continue
+                if table is not None and self.changed_elsewhere is not None:
+                    self.changed_elsewhere(table, seat)
+        finally:
+            self._refreshing.pop(table_id, None)
+
+    async def find(self, table_id: int) -> Table | None:
+        """The open table with this id: the one in memory or, with other processes on the
+        database, one opened elsewhere, read from the store."""
+        table = self._by_id.get(table_id)
+        if table is not None or self.fleet is None:
+            return table
+        return await self.refresh(table_id)
+
+    async def refresh(self, table_id: int) -> Table | None:
+        """Reload a table from the store (another process changed it); None if it is not
+        open and was not in memory either."""
+        table = self._by_id.get(table_id)
+        if table is None:
+            row = await self.store.get_table(table_id)
+            if row is None or row.status not in OPEN_STATUSES:
+                return None
+            table = self._by_id.get(table_id)
+            if table is None:  # nobody loaded it meanwhile
+                table = await self._from_row(row)
+                self._register(table)
+                return table
+        async with table.lock:
+            row = await self.store.get_table(table_id)
+            if row is None:
+                return None
+            history = None
+            if row.state is not None and (
+                table.match is None or row.state.get("hand_number") != table.match.hand_number
+            ):
+                history = [hand.result for hand in await self.store.hands(table_id)]
+            self._catch_up(table, row, history)
+        if self.fleet is not None and not self.fleet.keeps(table):
+            self._unregister(table)
+        return table
+
+    def _catch_up(
+        self, table: Table, row: TableRow, history: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Make the table in memory what the store has (another process changed it): its
+        state, moves, seats and clocks; the messages' ids stay ours if we show it."""
+        kept = [] if table.match is None else list(table.match.history)
+        if row.state is not None:
+            match = Match.from_dict({**row.state, "history": history or []})
+            if history is None:
+                match.history = kept
+            _keep_last_hand(match)
+            table.match = match
+            table.committed = orjson.dumps(row.state).decode()
+        table.move_count = row.move_count
+        if self.shows(table) and table.display:
+            display = dict(table.display)
+            for key in (*CLOCK_KEYS, "seats", "names", "size", "host"):
+                if key in row.display:
+                    display[key] = row.display[key]
+                else:
+                    display.pop(key, None)
+            table.display = display
+        else:
+            table.display = dict(row.display)
+        table.seats = _loaded_seats(row, table.display, table.match)
+        table.host = str(table.display.get("host", row.challenger_id))
+        table.deadline = None if row.deadline is None else datetime.fromisoformat(row.deadline)
+        self._claimed.pop(table.id, None)
+        status = Status(row.status)
+        if row.status in OPEN_STATUSES:
+            table.status = status
+            self._register(table)
+        elif table.status is not status or table.id in self._by_id:
+            self._close(table, status)
+        if self.deadline_changed is not None:
+            self.deadline_changed.set()
+
+    def _catch_up_locked(self, table: Table, locked: TableLock) -> None:
+        """Under the row lock: reload the table if the store has moved past our copy."""
+        row = locked.table
+        if row.move_count != table.move_count or row.status != table.status.value:
+            log.info(
+                "table %s changed elsewhere (move %s, we had %s): reloaded",
+                table.id,
+                row.move_count,
+                table.move_count,
+            )
+            self._catch_up(table, row)
+
+    async def _with_ratings(self, table: Table, attempt: Callable[[Given], Awaitable[T]]) -> T:
+        """Run ``attempt`` (under the table's lock); if it ends a rated match, read the
+        ratings and run it again with them, until the result they are for stands."""
+        try:
+            return await attempt(None)
+        except _RatingsNeeded as first:
+            needed = first
+        async with self._ratings_lock:
+            for _ in range(RATING_TRIES):
+                ratings = await self._new_ratings(table, needed.result)
+                try:
+                    return await attempt((needed.key, ratings))
+                except _RatingsNeeded as again:
+                    needed = again
+        raise TableError("Too much is happening at this table at once: try again.")
+
+    def _ratings_for(
+        self, table: Table, result: MatchResult, given: Given
+    ) -> tuple[RatingRow, ...]:
+        """The ratings read for this result, or ``_RatingsNeeded`` to go and read them."""
+        if table.vs_bot or table.bot_seats:
+            return ()
+        if given is not None and given[0] == _result_key(result):
+            return given[1]
+        raise _RatingsNeeded(result)
 
     def _register(self, table: Table) -> None:
         self._by_channel[table.channel_id] = table
@@ -405,38 +601,66 @@ class TableService:
     ) -> MoveOutcome:
         """Check, apply and commit one move. ``expected_move`` (the seat's ``Table.token``)
         guards against stale buttons and double clicks: the move is refused if the seat's
-        board moved on first."""
+        board moved on first, here or in another process."""
         async with table.lock:
-            seat = self._seated(table, user_id)
-            match = self._match(table)
-            if expected_move is not None and expected_move != table.token(seat):
-                raise TableError(STALE_BUTTON)
-            hand_number = match.hand_number
-            action = Action(kind, seat, card)
-            board_index = match.board_index(seat)
-            board = match.board_of(seat)
-            before = _snapshot(table, match)
-            report = match.apply(action)  # raises IllegalMove and changes nothing
-            drawn = None
-            if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
-                drawn = board.last_drawn
-            try:
-                await self._commit(table, hand_number, action, report)
-            except BaseException:
-                table.match = _restore(*before)  # the move never happened
-                raise
-            return MoveOutcome(
-                table, seat, action, drawn, report, table.move_count, board_index or 0
+            return await self._with_ratings(
+                table,
+                lambda given: self._play(table, user_id, kind, card, expected_move, given),
             )
 
+    async def _play(
+        self,
+        table: Table,
+        user_id: str,
+        kind: ActionKind,
+        card: Card | None,
+        expected_move: int | None,
+        given: Given,
+    ) -> MoveOutcome:
+        undo: tuple[str, list[HandRecord]] | None = None  # set once the match changed
+        try:
+            async with self.store.lock_table(table.id) as locked:
+                self._catch_up_locked(table, locked)
+                seat = self._seated(table, user_id)
+                match = self._match(table)
+                if expected_move is not None and expected_move != table.token(seat):
+                    raise TableError(STALE_BUTTON)
+                hand_number = match.hand_number
+                action = Action(kind, seat, card)
+                board_index = match.board_index(seat)
+                board = match.board_of(seat)
+                before = _snapshot(table, match)
+                report = match.apply(action)  # raises IllegalMove and changes nothing
+                undo = before
+                drawn = None
+                if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+                    drawn = board.last_drawn
+                done = await self._commit(table, locked, hand_number, action, report, given)
+        except BaseException:
+            if undo is not None:
+                table.match = _restore(*undo)  # the move never happened
+            raise
+        done()
+        return MoveOutcome(table, seat, action, drawn, report, table.move_count, board_index or 0)
+
     async def _commit(
-        self, table: Table, hand_number: int, action: Action, report: MoveReport
-    ) -> None:
+        self,
+        table: Table,
+        locked: TableLock,
+        hand_number: int,
+        action: Action,
+        report: MoveReport,
+        given: Given,
+    ) -> Callable[[], None]:
+        """Record a move applied to the match under the row lock; what to do to the table in
+        memory once the lock's transaction has committed."""
         match = self._match(table)
         now = self._now()
         finished = None
+        ratings: tuple[RatingRow, ...] = ()
         if report.result is not None:
             finished = self._match_end(table, report.result)
+            ratings = self._ratings_for(table, report.result, given)
         hand_row = None
         if report.finished_hand is not None:
             hand_row = _hand_row(table.id, report.finished_hand)
@@ -445,7 +669,9 @@ class TableService:
         changed = report.result is None and timers != clock.timers_of(table.display, match)
         display = None
         if changed:
-            display = {k: v for k, v in table.display.items() if k != "timer"}
+            # Another process's move writes the message ids as stored: they are the owner's.
+            base = table.display if self.shows(table) else locked.table.display
+            display = {k: v for k, v in base.items() if k != "timer"}
             display["timers"] = timers
         record = MoveRecord(
             match_id=table.id,
@@ -460,27 +686,31 @@ class TableService:
             display=display,
             deadline=None if deadline is None or not changed else deadline.isoformat(),
             change_deadline=changed,
+            ratings=ratings,
         )
         try:
-            if report.result is None:
-                await self.store.record_move(record)
-            else:
-                async with self._ratings_lock:
-                    ratings = await self._new_ratings(table, report.result)
-                    await self.store.record_move(replace(record, ratings=ratings))
+            await locked.record_move(record)
         except StaleMove:
             raise TableError("That move was already made.") from None
-        # Committed, with the turn clocks in the same write: from here on the move stands.
-        table.committed = orjson.dumps(state).decode()
-        table.move_count += 1
-        _keep_last_hand(match)
-        if report.result is not None:
-            self._close(table, Status.FINISHED)
-        elif display is not None:
-            table.display = display
-            table.deadline = deadline
-            if self.deadline_changed is not None:
-                self.deadline_changed.set()
+
+        def done() -> None:  # committed, with the turn clocks: from here on the move stands
+            table.committed = orjson.dumps(state).decode()
+            table.move_count += 1
+            _keep_last_hand(match)
+            if report.result is not None:
+                self._close(table, Status.FINISHED)
+            elif display is not None:
+                if self.shows(table):
+                    table.display["timers"] = timers
+                    table.display.pop("timer", None)
+                else:
+                    table.display = display
+                table.deadline = deadline
+                self._claimed.pop(table.id, None)
+                if self.deadline_changed is not None:
+                    self.deadline_changed.set()
+
+        return done
 
     async def bot_turn(
         self, table: Table, rng: random.Random, seat: int | None = None
@@ -515,41 +745,47 @@ class TableService:
         """Concede: two-player hands end the match for the player's side; in elimination the
         player is out and the others play on (None)."""
         async with table.lock:
+            return await self._with_ratings(
+                table, lambda given: self._resign(table, user_id, given)
+            )
+
+    async def _resign(self, table: Table, user_id: str, given: Given) -> MatchResult | None:
+        async with self.store.lock_table(table.id) as locked:
+            self._catch_up_locked(table, locked)
             seat = self._seated(table, user_id)
             match = self._match(table)
             if seat not in match.in_play:
                 raise TableError(match.mode.not_playing(match, seat))
-            return await self._concede(table, seat, EndReason.RESIGN)
+            result, done = await self._concede(table, locked, seat, EndReason.RESIGN, given)
+        done()
+        return result
 
-    async def _concede(self, table: Table, seat: int, reason: EndReason) -> MatchResult | None:
-        """A seat concedes or runs out of time; lock held."""
+    async def _concede(
+        self, table: Table, locked: TableLock, seat: int, reason: EndReason, given: Given
+    ) -> tuple[MatchResult | None, Callable[[], None]]:
+        """A seat concedes or runs out of time, under the row lock; the result, and what to
+        do to the table in memory once committed."""
         match = self._match(table)
         snapshot = _snapshot(table, match)
         hand_number = match.hand_number
         result = match.resign(seat, reason)
-        if result is None:  # elimination plays on without them: a move like any other
-            action = Action(ActionKind.LEAVE, seat)
-            try:
-                await self._commit(table, hand_number, action, MoveReport(action, went_out=seat))
-            except BaseException:
-                table.match = _restore(*snapshot)
-                raise
-            return None
         try:
-            async with self._ratings_lock:
-                ratings = await self._new_ratings(table, result)
-                await self.store.end_match(
-                    table.id,
-                    match.to_dict(history=False),
-                    self._match_end(table, result),
-                    self._now(),
-                    ratings=ratings,
-                )
+            if result is None:  # elimination plays on without them: a move like any other
+                action = Action(ActionKind.LEAVE, seat)
+                report = MoveReport(action, went_out=seat)
+                done = await self._commit(table, locked, hand_number, action, report, given)
+                return None, done
+            ratings = self._ratings_for(table, result, given)
+            await locked.end_match(
+                match.to_dict(history=False),
+                self._match_end(table, result),
+                self._now(),
+                ratings=ratings,
+            )
         except BaseException:
             table.match = _restore(*snapshot)
             raise
-        self._close(table, Status.FINISHED)
-        return result
+        return result, lambda: self._close(table, Status.FINISHED)
 
     async def _new_ratings(self, table: Table, result: MatchResult) -> tuple[RatingRow, ...]:
         """Everyone's ratings after this result, from the places (none when a seat was the
@@ -668,14 +904,21 @@ class TableService:
     # resumes them; one that passed while the bot was down fires at start-up.
 
     def next_deadline(self) -> datetime | None:
-        deadlines = [t.deadline for t in self._by_id.values() if t.deadline is not None]
+        deadlines = [self._due_at(t) for t in self._by_id.values() if t.deadline is not None]
         return min(deadlines) if deadlines else None
 
     def due(self, now: datetime) -> list[Table]:
         return sorted(
-            (t for t in self._by_id.values() if t.deadline is not None and t.deadline <= now),
+            (t for t in self._by_id.values() if t.deadline is not None and self._due_at(t) <= now),
             key=lambda t: t.deadline or now,
         )
+
+    def _due_at(self, table: Table) -> datetime:
+        """When to look at the table's deadline: at it, or, while another process holds
+        its claim, when that claim lapses (its change, heard first, clears the claim)."""
+        assert table.deadline is not None
+        claimed = self._claimed.get(table.id)
+        return table.deadline if claimed is None else max(table.deadline, claimed)
 
     async def _set_deadline(self, table: Table, deadline: datetime | None) -> None:
         table.deadline = deadline
@@ -697,20 +940,45 @@ class TableService:
         timers, deadline = self._turn_timers(table)
         table.display.pop("timer", None)
         table.display["timers"] = timers
-        await self.save_display(table)
+        await self.save_display(table, clocks=True)
         await self._set_deadline(table, deadline)
 
     async def fire_timer(self, table: Table) -> list[TimerEvent]:
         """Handle a table whose deadline has come: expire it, or remind or forfeit the players
-        whose clocks ran."""
+        whose clocks ran. With other processes on the database, only after claiming the
+        deadline: of the processes that saw it come, one acts."""
         async with table.lock:
             now = self.clock()
             if table.deadline is None or table.deadline > now or table.id not in self._by_id:
                 return []
+            if self.fleet is not None:
+                until = now + timedelta(seconds=CLAIM_SECONDS)
+                claimed = await self.store.claim_deadline(
+                    table.id,
+                    table.deadline.isoformat(),
+                    self.fleet.name,
+                    now.isoformat(),
+                    until.isoformat(),
+                )
+                if not claimed:  # another process acts on it (or it moved on meanwhile)
+                    self._claimed[table.id] = until
+                    return []
             if table.status is Status.CHALLENGE:
-                await self.store.close_challenge(table.id, "expired", self._now())
+                try:
+                    await self.store.close_challenge(table.id, "expired", self._now())
+                except StaleMove:
+                    return []  # answered elsewhere in the meantime
                 self._close(table, Status.EXPIRED)
                 return [TimerEvent(TimerKind.EXPIRED, table, None)]
+            return await self._with_ratings(table, lambda given: self._fire(table, given))
+
+    async def _fire(self, table: Table, given: Given) -> list[TimerEvent]:
+        """The turn clocks that ran, under the row lock: a forfeit, or reminders."""
+        async with self.store.lock_table(table.id) as locked:
+            self._catch_up_locked(table, locked)
+            now = self.clock()
+            if table.deadline is None or table.deadline > now or table.id not in self._by_id:
+                return []
             match = self._match(table)
             seconds = table.server.turn_seconds
             timers = clock.timers_of(table.display, match)
@@ -720,24 +988,62 @@ class TableService:
             for _, timer in due:  # a forfeit first: its move resets every clock
                 if timer.get("reminded") or now >= clock.ends_at(timer, seconds):
                     seat = int(timer["seat"])
-                    result = await self._concede(table, seat, EndReason.FORFEIT)
-                    return [TimerEvent(TimerKind.FORFEIT, table, seat, result=result)]
-            events: list[TimerEvent] = []
-            for key, timer in due:
-                timers[key] = {**timer, "reminded": True}
-                end = clock.ends_at(timer, seconds)
-                events.append(TimerEvent(TimerKind.REMINDER, table, int(timer["seat"]), end))
-            table.display.pop("timer", None)
-            table.display["timers"] = timers
-            await self.save_display(table)
-            await self._set_deadline(table, clock.earliest(timers, seconds))
+                    result, done = await self._concede(
+                        table, locked, seat, EndReason.FORFEIT, given
+                    )
+                    break
+            else:
+                events: list[TimerEvent] = []
+                for key, timer in due:
+                    timers[key] = {**timer, "reminded": True}
+                    end = clock.ends_at(timer, seconds)
+                    events.append(TimerEvent(TimerKind.REMINDER, table, int(timer["seat"]), end))
+                base = table.display if self.shows(table) else locked.table.display
+                display = {k: v for k, v in base.items() if k != "timer"}
+                display["timers"] = timers
+                deadline = clock.earliest(timers, seconds)
+                await locked.set_display(display, self._now())
+                await locked.set_deadline(
+                    None if deadline is None else deadline.isoformat(), self._now()
+                )
+                seat = -1
+        if seat < 0:
+            if self.shows(table):
+                table.display.pop("timer", None)
+                table.display["timers"] = timers
+            else:
+                table.display = display
+            table.deadline = deadline
+            self._claimed.pop(table.id, None)
+            if self.deadline_changed is not None:
+                self.deadline_changed.set()
             return events
+        done()
+        return [TimerEvent(TimerKind.FORFEIT, table, seat, result=result)]
 
     # --- display bookkeeping ------------------------------------------------------------------
 
-    async def save_display(self, table: Table) -> None:
-        """Persist the Discord message ids a table needs to keep editing after a restart."""
-        await self.store.set_display(table.id, table.display, self._now())
+    async def save_display(self, table: Table, *, clocks: bool = False) -> None:
+        """Persist the Discord message ids a table needs to keep editing after a restart.
+
+        With other processes on the database, the turn clocks are kept as stored (whoever
+        moved last wrote them, under the row lock) unless ``clocks`` says these are new."""
+        if self.fleet is None or clocks:
+            await self.store.set_display(table.id, table.display, self._now())
+            return
+        async with self.store.lock_table(table.id) as locked:
+            display = dict(table.display)
+            for key in CLOCK_KEYS:
+                if key in locked.table.display:
+                    display[key] = locked.table.display[key]
+                else:
+                    display.pop(key, None)
+            await locked.set_display(display, self._now())
+
+
+def _result_key(result: MatchResult) -> tuple[Any, ...]:
+    """What a match's new ratings depend on: who won, and everyone's place."""
+    return (result.winner, tuple(result.placings))
 
 
 def _who(table: Table) -> str:

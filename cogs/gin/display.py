@@ -333,8 +333,8 @@ class TableDisplay:
     async def sync(self, table: Table) -> None:
         """Bring the table's messages up to date; never raises. What failed and may work
         later is tried again by itself, with backoff."""
-        if self.client.is_closed():
-            return
+        if self.client.is_closed() or not self.service.shows(table):
+            return  # another process shows this table (see bot.tables.fleet)
         self._dirty.add(table.id)
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:

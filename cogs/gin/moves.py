@@ -96,7 +96,7 @@ class Moves:
     ) -> None:
         """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
         async with funnel(interaction), self.activity():
-            table = self.service.by_id(table_id)
+            table = await self.service.find(table_id)  # opened by another process, maybe
             if table is None:
                 raise TableError(GAME_OVER)
             outcome = await self.service.play(

@@ -37,8 +37,8 @@ class BotOpponent:
 
     def nudge(self, table: Table) -> None:
         """Start playing the bot's turns at this table if it is to act and not already playing."""
-        if not table.bot_to_act():
-            return
+        if not table.bot_to_act() or not self.service.shows(table):
+            return  # (the process that shows a table plays its bot: see bot.tables.fleet)
         running = self._tasks.get(table.id)
         if running is not None and not running.done():
             return

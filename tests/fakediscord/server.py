@@ -64,8 +64,11 @@ class FakeDiscord:
         token: str | None = None,
         interaction_deadline: float | None = 3.0,
         heartbeat_interval: float = 41.25,
+        shard_count: int = 1,
     ) -> None:
         self.store = Store()
+        # What GET /gateway/bot recommends, and how add_guild(shard=...) places guilds.
+        self.shard_count = shard_count
         self.app_id = app_id or self.store.ids.next()
         self.bot = User(self.app_id, bot_name, None, bot=True)
         self.store.users[self.bot.id] = self.bot
@@ -159,9 +162,15 @@ class FakeDiscord:
     def add_user(self, name: str, bot: bool = False, *, global_name: str | None = None) -> User:
         return self.store.add_user(name, bot=bot, global_name=global_name)
 
-    def add_guild(self, name: str, owner: User) -> Guild:
-        """A guild with an @everyone role, its owner and the bot as members."""
-        guild_id = self.store.ids.next()
+    def add_guild(self, name: str, owner: User, *, shard: int | None = None) -> Guild:
+        """A guild with an @everyone role, its owner and the bot as members; with `shard`,
+        its id puts it on that shard of `shard_count` (`(guild_id >> 22) % shard_count`)."""
+        if shard is None:
+            guild_id = self.store.ids.next()
+        else:
+            if not 0 <= shard < self.shard_count:
+                raise ValueError(f"shard {shard} is not one of the {self.shard_count} shards")
+            guild_id = self.store.ids.next_on_shard(shard, self.shard_count)
         guild = Guild(guild_id, name, owner.id)
         guild.roles[guild_id] = Role(guild_id, "@everyone", EVERYONE_PERMISSIONS)
         self.store.guilds[guild_id] = guild
@@ -287,6 +296,15 @@ class FakeDiscord:
     def all_bot_messages(self) -> list[Message]:
         """Every message the bot created, in channels and DMs, ephemeral ones included."""
         return [m for m in self.store.messages.values() if m.author.id == self.bot.id]
+
+    def shard_of(self, guild: Guild | None) -> int:
+        """The shard that gets the guild's events: `(guild_id >> 22) % shard_count`, and
+        shard 0 for DMs (`None`)."""
+        return 0 if guild is None else (guild.id >> 22) % self.shard_count
+
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """(shard id, shard count) of every live gateway session, as the bot IDENTIFYed."""
+        return sorted(session.shard for session in self.gateway.live_sessions())
 
     async def disconnect_bot(self, *, resumable: bool = True) -> None:
         """Drops the bot's websockets; it RESUMEs, or re-IDENTIFYs if not `resumable`."""

@@ -25,6 +25,17 @@ class SnowflakeFactory:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake that Discord's sharding, ``(id >> 22) % shard_count``, sends
+        to ``shard_id``: a guild id on that shard (a millisecond or a few ahead at most)."""
+        value = self.next()
+        ms = value >> 22
+        ahead = (shard_id - ms) % shard_count
+        if ahead:
+            value = ((ms + ahead) << 22) | (self._worker << 17) | (self._process << 12)
+            self._last = value
+        return value
+
 
 def snowflake_time(snowflake: int) -> datetime.datetime:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS

@@ -1,0 +1,181 @@
+"""Two real bot processes (shards 0 and 1 of 2) on one PostgreSQL schema, and a fake Discord
+with guilds on both shards: what the fleet tests and the load benchmark start."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.gin.match import Match
+from bot.store.postgres import scratch_schema
+from bot.tables.model import TOKEN_HAND
+from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "fake.bot.token"
+
+
+@dataclass
+class Stored:
+    """A table as the database has it."""
+
+    id: int
+    status: str
+    match: Match | None
+    move_count: int
+    display: dict[str, Any]
+
+
+@dataclass
+class Fleet:
+    """The fake Discord, the database and the bot processes on it (one per shard)."""
+
+    fake: FakeDiscord
+    url: str
+    shard_count: int
+    logs: Path
+    processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def start(self, shard: int) -> subprocess.Popen[bytes]:
+        env = {
+            **os.environ,
+            **self.fake.env(),
+            "DISCORD_TOKEN": TOKEN,
+            "GIN_DB": self.url,
+            "GIN_DEV_GUILD": "",
+            "GIN_SHARD_COUNT": str(self.shard_count),
+            "GIN_SHARD_IDS": str(shard),
+            "GIN_BOT_DELAY": "0",
+            "GIN_CARD_EMOJIS": "off",
+            "LOG_LEVEL": os.environ.get("GIN_TEST_LOG_LEVEL", "INFO"),
+            **self.extra_env,
+        }
+        log = open(self.logs / f"shard{shard}.log", "ab")  # noqa: SIM115
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.fakediscord.bootstrap", "bot"],
+            cwd=ROOT,
+            env=env,
+            stderr=log,
+        )
+        log.close()
+        self.processes[shard] = process
+        return process
+
+    async def connected(self, timeout: float = 30) -> None:
+        """Until every running process's shard is connected and the commands are synced."""
+        wanted = sorted(
+            (s, self.shard_count) for s, p in self.processes.items() if p.poll() is None
+        )
+        await self.fake.wait_for(
+            lambda: self.fake.connected_shards() == wanted, timeout=timeout, what=f"shards {wanted}"
+        )
+        guild = next(iter(self.fake.store.guilds.values()))  # /gin is for servers only
+        await self.fake.wait_for_command("gin", guild, timeout=timeout)
+
+    def kill(self, shard: int) -> None:
+        process = self.processes.pop(shard)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+    async def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                await asyncio.to_thread(process.wait, 20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        self.processes.clear()
+
+    def log_text(self) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-6000:]}"
+            for path in sorted(self.logs.glob("shard*.log"))
+        )
+
+    # -- the database ----------------------------------------------------------------------
+
+    async def query(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(self.url)
+        try:
+            return list(await conn.fetch(sql, *args))
+        finally:
+            await conn.close()
+
+    async def table_in(self, channel: Channel) -> Stored | None:
+        rows = await self.query(
+            "SELECT id, status, state, move_count, display FROM matches WHERE channel_id = $1"
+            " ORDER BY id DESC LIMIT 1",
+            str(channel.id),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        state = None if row["state"] is None else json.loads(row["state"])
+        history: list[Any] = []
+        match = None if state is None else Match.from_dict({**state, "history": history})
+        return Stored(
+            row["id"], row["status"], match, row["move_count"], json.loads(row["display"])
+        )
+
+    async def move_log(self, table_id: int) -> list[int]:
+        rows = await self.query("SELECT seq FROM moves WHERE match_id = $1 ORDER BY seq", table_id)
+        return [row["seq"] for row in rows]
+
+
+def token_of(match: Match) -> int:
+    """The move number a hand message's buttons carry for the current decision."""
+    return match.hand_number * TOKEN_HAND + len(match.hand.actions)
+
+
+def hand_message(fake: FakeDiscord, user: User, table_id: int, token: int) -> Message | None:
+    """The player's newest DM hand message with buttons for this move, if any."""
+    marks = (f"gin:mv:{table_id}:{token}:", f"gin:sel:{table_id}:{token}:")
+    for message in reversed(fake.dm_messages(user)):
+        if any(c.startswith(marks) for c in message.custom_ids()):
+            return message
+    return None
+
+
+@asynccontextmanager
+async def fleet_world(
+    base_url: str, logs: Path, shard_count: int = 2
+) -> AsyncIterator[tuple[Fleet, dict[str, User], list[Guild], list[Channel]]]:
+    """A fresh schema, a fake Discord with one guild (and channel) per shard and four
+    players in each; no process started yet."""
+    async with scratch_schema(base_url, prefix="gin_fleet") as url:
+        fake = FakeDiscord(token=TOKEN, shard_count=shard_count)
+        await fake.start()
+        try:
+            users = {
+                name: fake.add_user(name, global_name=name.title())
+                for name in ("alice", "bob", "carol", "dave")
+            }
+            guilds, channels = [], []
+            for shard in range(shard_count):
+                guild = fake.add_guild(f"Room {shard}", owner=users["alice"], shard=shard)
+                for name in ("bob", "carol", "dave"):
+                    fake.add_member(guild, users[name])
+                guilds.append(guild)
+                channels.append(fake.add_channel(guild, "gin"))
+            fleet = Fleet(fake, url, shard_count, logs)
+            try:
+                yield fleet, users, guilds, channels
+            finally:
+                await fleet.stop()
+        finally:
+            await fake.stop()
