@@ -298,68 +298,90 @@ async def play_table(
 class BotProcess:
     """The bot under test; memory and CPU figures come from /proc for its process."""
 
-    def __init__(self, pid: int, own_process: bool) -> None:
+    def __init__(self, pid: int, own_process: bool, others: Sequence[int] = ()) -> None:
         self.pid = pid
         self.own_process = own_process
+        self.pids = [pid, *others]  # with several bot processes, figures are their sums
 
     def status_kb(self, field_name: str) -> int:
-        with open(f"/proc/{self.pid}/status") as status:
-            for line in status:
-                if line.startswith(field_name + ":"):
-                    return int(line.split()[1])
-        raise KeyError(field_name)
+        return sum(_status_kb(pid, field_name) for pid in self.pids)
 
     def children_rss_kb(self) -> int:
-        """RSS of the bot's child processes (the showdown pictures' worker)."""
+        """RSS of the bot's child processes (the showdown pictures' workers)."""
         if not self.own_process:
             return 0
-        try:
-            children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
-        except OSError:
-            return 0
         total = 0
-        for child in children:
-            with contextlib.suppress(OSError, KeyError, ValueError):
-                total += BotProcess(int(child), own_process=True).status_kb("VmRSS")
+        for pid in self.pids:
+            try:
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                continue
+            for child in children:
+                with contextlib.suppress(OSError, KeyError, ValueError):
+                    total += _status_kb(int(child), "VmRSS")
         return total
 
     def cpu_seconds(self) -> float:
         if not self.own_process:
             return time.process_time()
-        with open(f"/proc/{self.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self.pids:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
+
+
+def _status_kb(pid: int, field_name: str) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    raise KeyError(field_name)
 
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    fake: FakeDiscord, db_path: Path, log_path: Path, figures_path: Path
+    fake: FakeDiscord, database: str, log_path: Path, figures_path: Path, processes: int = 1
 ) -> AsyncIterator[BotProcess]:
-    env = {
-        "GIN_BENCH_FIGURES": str(figures_path),
-        **os.environ,
-        **fake.env(),
-        "DISCORD_TOKEN": TOKEN,
-        "GIN_DB": str(db_path),
-        "GIN_DEV_GUILD": "",
-        "LOG_LEVEL": "WARNING",
-    }
-    with log_path.open("wb") as log:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.fakediscord.bootstrap",
-            "tests.e2e.benchbot",
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=log,
-        )
+    """The bot as ``processes`` processes, each on its shard (one process: all of them),
+    all on ``database`` (a SQLite file or a PostgreSQL URL)."""
+    started = []
+    with contextlib.ExitStack() as logs:
         try:
-            yield BotProcess(process.pid, own_process=True)
+            for shard in range(processes):
+                env = {
+                    "GIN_BENCH_FIGURES": f"{figures_path}.{shard}",
+                    **os.environ,
+                    **fake.env(),
+                    "DISCORD_TOKEN": TOKEN,
+                    "GIN_DB": database,
+                    "GIN_DEV_GUILD": "",
+                    "LOG_LEVEL": "WARNING",
+                }
+                if processes > 1:
+                    env |= {"GIN_SHARD_COUNT": str(processes), "GIN_SHARD_IDS": str(shard)}
+                name = log_path if processes == 1 else log_path.with_suffix(f".{shard}.log")
+                log = logs.enter_context(name.open("wb"))
+                started.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        "-m",
+                        "tests.fakediscord.bootstrap",
+                        "tests.e2e.benchbot",
+                        cwd=ROOT,
+                        env=env,
+                        stdout=log,
+                        stderr=log,
+                    )
+                )
+            first, *others = started
+            yield BotProcess(first.pid, own_process=True, others=[p.pid for p in others])
         finally:
-            if process.returncode is None:
-                process.send_signal(signal.SIGTERM)
+            for process in started:
+                if process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+            for process in started:
                 try:
                     await asyncio.wait_for(process.wait(), 15)
                 except TimeoutError:
@@ -404,6 +426,30 @@ class Durability:
         return self.move_rows == moves and self.tables_matching == self.tables
 
 
+async def check_postgres(url: str, runs: Sequence[TableRun]) -> Durability:
+    """The same check on a PostgreSQL database."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = int(await conn.fetchval("SELECT COUNT(*) FROM moves"))
+        stored = {
+            r["id"]: r["move_count"] for r in await conn.fetch("SELECT id, move_count FROM matches")
+        }
+        logged = {
+            r["match_id"]: r["n"]
+            for r in await conn.fetch("SELECT match_id, COUNT(*) AS n FROM moves GROUP BY match_id")
+        }
+    finally:
+        await conn.close()
+    matching = sum(
+        1
+        for r in runs
+        if stored.get(r.table_id) == r.moves and logged.get(r.table_id, 0) == r.moves
+    )
+    return Durability(rows, matching, len(runs))
+
+
 def check_database(db_path: Path, runs: Sequence[TableRun]) -> Durability:
     """Read the file the bot writes: one row per move made, and each table's move count."""
     uri = f"file:{db_path}?mode=ro"
@@ -435,6 +481,8 @@ class Figures:
     mode: str = "classic"
     players: int = 2
     rate: float | None = None  # offered moves per second over all tables; None: flat out
+    database: str = "SQLite"  # what the bot stores to, as the report names it
+    processes: int = 1
     bot_pid: int = 0
     load_before: str = ""
     setup_s: float = 0.0
@@ -520,63 +568,92 @@ async def run_benchmark(
     rate: float | None = None,
     mode: str = "classic",
     players: int = 2,
+    db: str | None = None,
+    processes: int = 1,
 ) -> Figures:
     """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
 
     ``rate`` paces the players to that many moves per second in all (players who think);
     without it they move as soon as their buttons show, which measures the most it can do.
+    ``db``: a PostgreSQL URL (a scratch schema there, dropped afterwards) instead of a SQLite
+    file; ``processes``: that many bot processes, one per shard, with a server on each shard
+    and the tables spread over them (DM clicks all reach shard 0, as on Discord).
     """
     figures = Figures(
         tables, moves_per_table, seed, own_process=not in_process, mode=mode, players=players
     )
     figures.rate = rate
-    with contextlib.ExitStack() as stack:
+    figures.processes = processes
+    async with contextlib.AsyncExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
-        db_path = workdir / "gin.sqlite3"
+        database = str(workdir / "gin.sqlite3")
+        if db is not None:
+            from bot.store.postgres import scratch_schema
+
+            database = await stack.enter_async_context(scratch_schema(db, prefix="gin_bench"))
+            figures.database = "PostgreSQL"
         log_path = workdir / "bot.log"
         figures_path = workdir / "figures.json"
-        fake = FakeDiscord(token=TOKEN)
+        fake = FakeDiscord(token=TOKEN, shard_count=processes)
         await fake.start()
         try:
             panels = Panels(fake)
             add_card_emojis(fake)  # as an earlier start left them: cards show as emojis
             host = fake.add_user("host")
-            guild = fake.add_guild("Load Test", owner=host)
-            runs = _seat_players(fake, guild, tables, mode, players)
+            guilds = [
+                fake.add_guild(f"Load Test {k}", owner=host, shard=k) for k in range(processes)
+            ]
+            runs = _seat_players(fake, guilds, tables, mode, players)
             starter = (
-                bot_in_process(fake, db_path)
+                bot_in_process(fake, Path(database))
                 if in_process
-                else bot_process(fake, db_path, log_path, figures_path)
+                else bot_process(fake, database, log_path, figures_path, processes)
             )
             async with starter as bot:
                 try:
-                    await fake.wait_until_connected(timeout=WAIT_S)
-                    await fake.wait_for_command("gin", guild, timeout=WAIT_S)
+                    if processes == 1:
+                        await fake.wait_until_connected(timeout=WAIT_S)
+                    else:
+                        await fake.wait_for(
+                            lambda: len(fake.connected_shards()) == processes,
+                            timeout=WAIT_S,
+                            what="every shard to connect",
+                        )
+                    await fake.wait_for_command("gin", guilds[0], timeout=WAIT_S)
                 except FakeDiscordError as error:
-                    log = log_path.read_text(errors="replace") if log_path.exists() else ""
+                    logs = sorted(workdir.glob("bot*.log"))
+                    log = "\n".join(p.read_text(errors="replace") for p in logs)
                     raise RuntimeError(f"the bot did not come up: {error}\n{log}") from None
                 figures.bot_pid = bot.pid
                 await asyncio.sleep(0.5)  # let start-up settle before the baseline
                 figures.baseline_rss_kb = bot.status_kb("VmRSS")
                 await _measure(fake, panels, bot, runs, figures)
-                figures.durability = await asyncio.to_thread(check_database, db_path, runs)
+                await asyncio.sleep(0.5)  # the owners' last screens, after the last commit
+                if db is None:
+                    figures.durability = await asyncio.to_thread(
+                        check_database, Path(database), runs
+                    )
+                else:
+                    figures.durability = await check_postgres(database, runs)
         finally:
             await fake.stop()
-        if log_path.exists():
-            figures.bot_log = log_path.read_text(errors="replace").strip()
-        if figures_path.exists():
-            drawn = json.loads(figures_path.read_text())
-            figures.picture_draw_ms = drawn["draw_ms"]
-            figures.picture_wait_ms = drawn["wait_ms"]
+        figures.bot_log = "\n".join(
+            p.read_text(errors="replace").strip() for p in sorted(workdir.glob("bot*.log"))
+        ).strip()
+        for drawn_path in sorted(workdir.glob("figures.json.*")):
+            drawn = json.loads(drawn_path.read_text())
+            figures.picture_draw_ms += drawn["draw_ms"]
+            figures.picture_wait_ms += drawn["wait_ms"]
     return figures
 
 
 def _seat_players(
-    fake: FakeDiscord, guild: Guild, tables: int, mode: str, players: int
+    fake: FakeDiscord, guilds: list[Guild], tables: int, mode: str, players: int
 ) -> list[TableRun]:
     runs = []
     for i in range(tables):
+        guild = guilds[i % len(guilds)]
         seated = []
         for j in range(players):
             user = fake.add_user(f"p{i}-{j}", global_name=f"Player {i}-{j}")
@@ -660,6 +737,9 @@ def report(f: Figures) -> str:
         if f.own_process
         else "this process with the fake and the players: memory and CPU are theirs too"
     )
+    if f.processes > 1:
+        mode = f"{f.processes} processes, one per shard (memory and CPU: their sums)"
+    mode += f", storing to {f.database}"
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(f.kinds.items()))
     d = f.durability
     durable = (
@@ -693,7 +773,7 @@ def report(f: Figures) -> str:
             ">= 300",
             f.moves_per_s >= TARGET_MOVES_PER_S,
         ),
-        _row("every move durable in SQLite", "yes" if f.durable else "NO", "all", f.durable),
+        _row(f"every move durable in {f.database}", "yes" if f.durable else "NO", "all", f.durable),
         f"  ({durable})",
         _row("bot peak memory (VmHWM)", f"{f.peak_kb / 1024:.1f} MB"),
         _row("bot RSS with no tables", f"{f.baseline_rss_kb / 1024:.1f} MB"),
@@ -810,7 +890,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--players", type=int, default=None, help="players per table (elimination: 2-14)"
     )
+    parser.add_argument(
+        "--db", default=None, help="a postgresql:// URL to store to (default: a SQLite file)"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="bot processes, one per shard (needs --db)"
+    )
     args = parser.parse_args(argv)
+    if args.processes < 1 or (args.processes > 1 and not args.db):
+        parser.error("--processes above 1 needs --db postgresql://…: SQLite serves one process")
+    if args.in_process and (args.db or args.processes > 1):
+        parser.error("--in-process runs one bot on SQLite")
     if args.tables < 1 or args.moves_per_table < 1:
         parser.error("--tables and --moves-per-table must be at least 1")
     players = args.players or {"classic": 2, "three": 3, "elimination": 6}[args.mode]
@@ -826,6 +916,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate=args.rate,
             mode=args.mode,
             players=players,
+            db=args.db,
+            processes=args.processes,
         )
     )
     print(report(figures))
