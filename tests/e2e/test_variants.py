@@ -10,14 +10,24 @@ import pytest
 
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind, Phase
+from bot.gin.match import Match
 from bot.gin.settings import Variant
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import cards_as_text, settle, start_game
 from tests.e2e.test_records import every_page
 from tests.e2e.test_restart import bot_process, command, move_log, stored
-from tests.fakediscord import Message
+from tests.fakediscord import InteractionResult, Message
 from tests.gin.players import choose
+
+
+async def restart_move(world: World, match: Match, action: Action) -> InteractionResult:
+    """A move by slash command, Big Gin (no card) included."""
+    if action.kind is ActionKind.BIG_GIN:
+        users = {str(u.id): u for u in (world.alice, world.bob)}
+        user = users[match.players[action.seat].id]
+        return await world.fake.slash(user, world.channel, "gin knock")
+    return await command(world, match, action)
 
 
 def channel_text(game: Game) -> str:
@@ -177,7 +187,7 @@ async def test_sigkill_mid_hand_then_the_variant_goes_on(world: World, variant: 
         for made in range(8):
             _, match, count = stored(world)
             assert count == made
-            reply = await command(world, match, choose(match.hand, "knocker", rng))
+            reply = await restart_move(world, match, choose(match.hand, "knocker", rng))
             assert "⚠️" not in reply.text, reply.text
         before = stored(world)
         first.send_signal(signal.SIGKILL)
@@ -192,7 +202,7 @@ async def test_sigkill_mid_hand_then_the_variant_goes_on(world: World, variant: 
         await fake.wait_until_connected(timeout=30)
         number = match.hand_number
         while match.hand_number == number and not match.is_over:
-            reply = await command(world, match, choose(match.hand, "knocker", rng))
+            reply = await restart_move(world, match, choose(match.hand, "knocker", rng))
             assert "⚠️" not in reply.text, reply.text
             _, match, moves = stored(world)
         assert move_log(world, table_id) == list(range(1, moves + 1))
