@@ -18,6 +18,7 @@ from bot.art.cards import CardImages
 from bot.config import Config
 from bot.emojis import CardEmojis
 from bot.store import store_for
+from bot.store.postgres import PostgresStore
 from bot.tables import TableService
 from bot.tables.fleet import Fleet
 
@@ -81,6 +82,8 @@ class GinBot(commands.Bot):
         self.config = config
         self.store = store_for(config.database)
         self.service = TableService(self.store, fleet=fleet_of(config))
+        if self.service.fleet is None and isinstance(self.store, PostgresStore):
+            self.store.announce = False  # alone on its database: no other process listens
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()

@@ -142,6 +142,9 @@ class PostgresStore:
         # Who sends this store's notifications, so it can skip its own; and where they go.
         self.origin = secrets.token_hex(6)
         self._channel = "gin_tables"
+        # A process alone on its database (no other shards' processes) has nobody to tell:
+        # it turns this off and saves a statement per move.
+        self.announce = True
         self._listener: asyncpg.Connection[asyncpg.Record] | None = None
         self._on_change: TableChanged | None = None
         self._relisten: asyncio.Task[None] | None = None
@@ -561,6 +564,8 @@ class PostgresStore:
         self, conn: Connection, table: int, count: int, status: str, seat: int = -1
     ) -> None:
         """Tell the other processes, once this transaction commits, that a table changed."""
+        if not self.announce:
+            return
         payload = f"{table}:{count}:{status}:{seat}:{self.origin}"
         await conn.execute("SELECT pg_notify($1, $2)", self._channel, payload)
 
