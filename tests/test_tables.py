@@ -141,13 +141,11 @@ async def test_a_move_that_cannot_be_committed_leaves_the_match_as_it_was(
     else:
         pytest.fail("the hand ended without a knock")
 
-    async def failing(locked: object, record: object) -> None:
+    async def failing(record: object) -> None:
         raise OSError("disk full")
 
-    # Moves are recorded under the table's row lock.
-    from bot.store.sqlite import _SqliteTableLock
-
-    monkeypatch.setattr(_SqliteTableLock, "record_move", failing)
+    # Alone on its database, the service records each move in the store's own transaction.
+    monkeypatch.setattr(service.store, "record_move", failing)
     with pytest.raises(OSError):
         await service.play(table, table.players[action.seat].id, action.kind, action.card)
     assert table.match == before and not table.match.history

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -27,6 +28,23 @@ log = logging.getLogger(__name__)
 CACHE_SIZE = 16  # a showdown is posted once; the cache serves retries and restarts
 DEADLINE_SECONDS = 10.0  # past this the showdown goes out without its picture
 TIMES_KEPT = 100_000
+
+
+ORPHAN_CHECK_SECONDS = 1.0
+
+
+def start_worker(parent: int) -> None:
+    """Runs first in the worker: it leaves when the bot's process is gone (killed, say, with
+    no chance to stop it), then it warms up."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    warm_up()
 
 
 def timed_draw(picture: ShowdownPicture) -> tuple[bytes, float]:
@@ -102,7 +120,8 @@ class Artist:
                 workers = ProcessPoolExecutor(
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=warm_up,
+                    initializer=start_worker,
+                    initargs=(os.getpid(),),
                 )
                 workers.submit(int)  # starts the worker now, in the background
                 return workers

@@ -8,16 +8,18 @@ Each move is applied inside the store's lock on the table's row (``Store.lock_ta
 with several processes on one database (see ``fleet``), another may have moved since this
 process last looked, so under the lock the stored move count is compared with ours and the
 table reloaded from the row if they differ, before the move is checked, applied and
-recorded. Alone on SQLite the counts always agree and the lock costs a fraction of a
-millisecond.
+recorded. A process alone on its database (no other shards' processes) needs no row lock:
+its tables in memory are the truth, so each write is the store's own transaction (on SQLite,
+moves of many tables share group commits) through ``_Alone``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -36,6 +38,7 @@ from bot.store import (
     OPEN_STATUSES,
     ChannelBusy,
     HandRow,
+    JsonObject,
     MatchEnd,
     MoveRecord,
     RatingRow,
@@ -273,8 +276,17 @@ class TableService:
         if self.deadline_changed is not None:
             self.deadline_changed.set()
 
+    def _lock(self, table: Table) -> contextlib.AbstractAsyncContextManager[TableLock]:
+        """The table's row lock while other processes share the database; alone on it, the
+        store's own transactions (see the module's docstring)."""
+        if self.fleet is None:
+            return _alone(self.store, table.id)
+        return self.store.lock_table(table.id)
+
     def _catch_up_locked(self, table: Table, locked: TableLock) -> None:
         """Under the row lock: reload the table if the store has moved past our copy."""
+        if self.fleet is None:
+            return  # alone on the database: nobody else moves its tables
         row = locked.table
         if row.move_count != table.move_count or row.status != table.status.value:
             log.info(
@@ -619,7 +631,7 @@ class TableService:
     ) -> MoveOutcome:
         undo: tuple[str, list[HandRecord]] | None = None  # set once the match changed
         try:
-            async with self.store.lock_table(table.id) as locked:
+            async with self._lock(table) as locked:
                 self._catch_up_locked(table, locked)
                 seat = self._seated(table, user_id)
                 match = self._match(table)
@@ -750,7 +762,7 @@ class TableService:
             )
 
     async def _resign(self, table: Table, user_id: str, given: Given) -> MatchResult | None:
-        async with self.store.lock_table(table.id) as locked:
+        async with self._lock(table) as locked:
             self._catch_up_locked(table, locked)
             seat = self._seated(table, user_id)
             match = self._match(table)
@@ -974,7 +986,7 @@ class TableService:
 
     async def _fire(self, table: Table, given: Given) -> list[TimerEvent]:
         """The turn clocks that ran, under the row lock: a forfeit, or reminders."""
-        async with self.store.lock_table(table.id) as locked:
+        async with self._lock(table) as locked:
             self._catch_up_locked(table, locked)
             now = self.clock()
             if table.deadline is None or table.deadline > now or table.id not in self._by_id:
@@ -1031,7 +1043,7 @@ class TableService:
         if self.fleet is None or clocks:
             await self.store.set_display(table.id, table.display, self._now())
             return
-        async with self.store.lock_table(table.id) as locked:
+        async with self._lock(table) as locked:
             display = dict(table.display)
             for key in CLOCK_KEYS:
                 if key in locked.table.display:
@@ -1039,6 +1051,43 @@ class TableService:
                 else:
                     display.pop(key, None)
             await locked.set_display(display, self._now())
+
+
+class _Alone:
+    """``TableLock`` for a process alone on its database: each write is the store's own
+    transaction, and the table in memory is the truth (``table`` is never read)."""
+
+    def __init__(self, store: Store, match_id: int) -> None:
+        self._store = store
+        self._id = match_id
+
+    @property
+    def table(self) -> TableRow:
+        raise RuntimeError("alone on its database, a table is read from memory")
+
+    async def record_move(self, move: MoveRecord) -> None:
+        await self._store.record_move(move)
+
+    async def end_match(
+        self,
+        state: JsonObject | None,
+        end: MatchEnd,
+        now: str,
+        *,
+        ratings: tuple[RatingRow, ...] = (),
+    ) -> None:
+        await self._store.end_match(self._id, state, end, now, ratings=ratings)
+
+    async def set_display(self, display: JsonObject, now: str) -> None:
+        await self._store.set_display(self._id, display, now)
+
+    async def set_deadline(self, deadline: str | None, now: str) -> None:
+        await self._store.set_deadline(self._id, deadline, now)
+
+
+@contextlib.asynccontextmanager
+async def _alone(store: Store, match_id: int) -> AsyncIterator[TableLock]:
+    yield _Alone(store, match_id)
 
 
 def _result_key(result: MatchResult) -> tuple[Any, ...]:

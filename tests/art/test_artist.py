@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +80,46 @@ async def test_without_processes_the_artist_draws_on_a_thread() -> None:
         assert artist.worker_pids() == []
     finally:
         artist.close()
+
+
+def running(pid: int) -> bool:
+    """Whether the process is alive (an exited one waiting to be reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def test_the_worker_leaves_when_the_bot_process_is_killed(tmp_path: Path) -> None:
+    """A bot killed outright (SIGKILL, the OOM killer) leaves no picture worker behind."""
+    script = tmp_path / "killed_bot.py"
+    script.write_text(
+        "import asyncio, sys, time\n"
+        "from bot.art.artist import Artist\n"
+        "artist = Artist()\n"
+        "artist.start()\n"
+        "for _ in range(500):\n"
+        "    if artist.worker_pids():\n"
+        "        break\n"
+        "    time.sleep(0.01)\n"
+        "print(artist.worker_pids()[0], flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen(
+        [sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        os.kill(bot.pid, signal.SIGKILL)
+        bot.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and running(worker):
+            time.sleep(0.1)
+        assert not running(worker), "the worker outlived the bot"
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
