@@ -111,6 +111,14 @@ MIGRATION_UNLOCK = f"SELECT pg_advisory_unlock({_LOCK_KEY})"
 # The row lock of a move: held to the end of the transaction, so writers of the same table
 # queue here, each then reading the count its predecessor committed.
 LOCK_MATCH = "SELECT status, move_count FROM matches WHERE id = $1 FOR UPDATE"
+# A plain move in one statement (its own transaction, one round trip): the guarded advance
+# and the move's row together; no row comes back when the move is not the next one.
+ADVANCE_AND_INSERT_MOVE = (
+    "WITH advanced AS ("
+    + queries.ADVANCE_MATCH
+    + ") INSERT INTO moves (match_id, seq, hand_number, seat, action, created_at)"
+    " SELECT id, :seq, :hand_number, :seat, :action, :now FROM advanced RETURNING seq"
+)
 # The same lock for ``Store.lock_table``, reading the whole row (in ``queries``' spelling).
 LOCK_TABLE = queries.GET_TABLE + " FOR UPDATE"
 

@@ -107,6 +107,7 @@ CLAIM_DEADLINE = (
 )
 
 MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
+MATCH_STATUS = "SELECT status, move_count FROM matches WHERE id = ?"
 
 # Both read only the partial index of open tables that have a deadline.
 DUE_DEADLINES = (
