@@ -9,6 +9,7 @@ from .errors import (
     InteractionTimeout,
 )
 from .interactions import InteractionRecord, InteractionResult
+from .limits import RateLimits, RouteLimit
 from .models import Attachment, Channel, Guild, Member, Message, Role, User, payload_text
 from .patching import patch_discord
 from .server import FakeDiscord
@@ -28,7 +29,9 @@ __all__ = [
     "InteractionTimeout",
     "Member",
     "Message",
+    "RateLimits",
     "Role",
+    "RouteLimit",
     "User",
     "patch_discord",
     "payload_text",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .errors import ApiError, unknown
+from .limits import Limiter, Verdict
 from .store import UploadedFile
 
 if TYPE_CHECKING:
@@ -101,6 +103,7 @@ class Rest:
         # Requests the bot made, by method and route (ids left out): interaction callbacks
         # and webhooks are counted apart, as Discord's global rate limit leaves them out.
         self.requests: Counter[str] = Counter()
+        self.limiter = Limiter(fake.rate_limits)
 
     def build_app(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
@@ -166,7 +169,12 @@ class Rest:
             )
             if needs_auth and not self._authorized(request):
                 raise ApiError(401, 0, "401: Unauthorized")
-            return await handler(request)
+            verdict = self._limit(request)
+            if verdict.retry_after is not None:
+                return self._over_limit(verdict)
+            response = await handler(request)
+            response.headers.update(verdict.headers)
+            return response
         except ApiError as exc:
             self.fake.record_error(request.method, path, exc.status, exc.body())
             return json_response(exc.body(), exc.status)
@@ -174,6 +182,31 @@ class Rest:
     def _authorized(self, request: web.Request) -> bool:
         token = self.fake.token
         return token is None or request.headers.get("Authorization") == f"Bot {token}"
+
+    def _limit(self, request: web.Request) -> Verdict:
+        """Count the request against the enforced limits (``FakeDiscord.rate_limits``)."""
+        path = request.path
+        parts = path.removeprefix(API).split("/")
+        major = parts[2] if len(parts) > 2 and parts[1] == "channels" else ""
+        return self.limiter.check(request.method, path, _route_of(path), major)
+
+    def _over_limit(self, verdict: Verdict) -> web.Response:
+        """A 429 as Discord answers one past a limit: global, or a route's bucket."""
+        retry_after = round(verdict.retry_after or 0.0, 3)
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": verdict.is_global,
+        }
+        headers = {
+            **verdict.headers,
+            "Via": "1.1 google",
+            "Retry-After": str(math.ceil(retry_after)),
+        }
+        if verdict.is_global:
+            headers["X-RateLimit-Global"] = "true"
+            headers["X-RateLimit-Scope"] = "global"
+        return json_response(body, 429, headers)
 
     def _rate_limited(self, rule: FaultRule) -> web.Response:
         body = {"message": "You are being rate limited.", "retry_after": rule.retry_after}

@@ -25,6 +25,7 @@ from .interactions import (
     InteractionResult,
     describe_wait_failure,
 )
+from .limits import RateLimits
 from .mentions import Notified, notified_by
 from .models import (
     ALL_PERMISSIONS,
@@ -65,10 +66,14 @@ class FakeDiscord:
         interaction_deadline: float | None = 3.0,
         heartbeat_interval: float = 41.25,
         shard_count: int = 1,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.store = Store()
         # What GET /gateway/bot recommends, and how add_guild(shard=...) places guilds.
         self.shard_count = shard_count
+        # Discord's rate limits, enforced when given (RateLimits() for Discord's own
+        # figures); None: none, as the bot does not yet keep to a REST budget of its own.
+        self.rate_limits = rate_limits if rate_limits is not None else RateLimits.off()
         self.app_id = app_id or self.store.ids.next()
         self.bot = User(self.app_id, bot_name, None, bot=True)
         self.store.users[self.bot.id] = self.bot
