@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bot.config import ConfigError, Shards, load_config, parse_shards
+from tests.test_config import refused_start
 
 TOKEN = "MTIz.abc.def"
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,14 +89,5 @@ def test_every_shard_in_one_process_may_keep_sqlite(monkeypatch: pytest.MonkeyPa
 def test_several_processes_refuse_sqlite_in_one_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIN_")}
     env |= {"DISCORD_TOKEN": TOKEN, "GIN_SHARD_COUNT": "2", "GIN_SHARD_IDS": "0"}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "must share a PostgreSQL database" in lines[0], done.stderr
+    lines = refused_start(env, tmp_path)
+    assert len(lines) == 1 and "must share a PostgreSQL database" in lines[0], lines

@@ -29,10 +29,9 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
-from types import TracebackType
 from typing import Any, TypeAlias, TypeVar, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -45,20 +44,18 @@ from bot.store.base import Store, TableChanged, TableLock
 from bot.store.dialect import ADVANCE_AND_INSERT_MOVE, LOCK_MATCH, LOCK_TABLE, postgres_query
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_postgres_migrations
+from bot.store.reads import Params, SharedReads
 from bot.store.rows import (
     CLASSIC,
     ClosedChallenge,
-    HandRow,
     HistoryRow,
     JsonObject,
     LeaderRow,
     LeaderSort,
     MatchEnd,
     MoveRecord,
-    MoveRow,
     PlayerStats,
     RatingRow,
-    ResultRow,
     SeatRow,
     TableRow,
 )
@@ -66,7 +63,6 @@ from bot.store.rows import (
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Params = Sequence[Any] | Mapping[str, Any]
 # Not subscriptable at run time, only in the type stubs.
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
@@ -118,7 +114,7 @@ async def scratch_schema(url: str, prefix: str = "gin_scratch") -> AsyncIterator
             await conn.close()
 
 
-class PostgresStore:
+class PostgresStore(SharedReads):
     """``Store`` on a PostgreSQL database, through a pool of ``min_size`` to ``max_size``
     connections (``store_for`` gives the bot ``POOL_SIZE`` of them from the start)."""
 
@@ -184,18 +180,6 @@ class PostgresStore:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
-
-    async def __aenter__(self) -> PostgresStore:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -433,27 +417,6 @@ class PostgresStore:
 
     # -- reads -----------------------------------------------------------------------------
 
-    async def get_guild_settings(self, guild_id: str) -> JsonObject | None:
-        row = await self._one(q.GET_GUILD_SETTINGS, (guild_id,))
-        return None if row is None else codec.load(row[0])
-
-    async def due_deadlines(self, now: str) -> list[tuple[int, str]]:
-        rows = await self._all(q.DUE_DEADLINES, (now,))
-        return [(int(r[0]), str(r[1])) for r in rows]
-
-    async def next_deadline(self) -> str | None:
-        row = await self._one(q.NEXT_DEADLINE)
-        return None if row is None or row[0] is None else str(row[0])
-
-    async def get_ratings(
-        self, guild_id: str, user_ids: Sequence[str], mode: str = CLASSIC
-    ) -> dict[str, RatingRow]:
-        wanted = list(dict.fromkeys(user_ids))
-        if not wanted:
-            return {}
-        rows = await self._all(q.get_ratings(len(wanted)), (guild_id, mode, *wanted))
-        return {r["user_id"]: codec.rating_row(r) for r in rows}
-
     async def open_tables(self) -> list[TableRow]:
         async with (
             self._opened().acquire() as conn,
@@ -477,15 +440,6 @@ class PostgresStore:
         if row is None:
             return None
         return codec.table_row(row, [codec.seat_row(s) for s in seats])
-
-    async def moves(self, match_id: int) -> list[MoveRow]:
-        return [codec.move_row(r) for r in await self._all(q.MOVES, (match_id,))]
-
-    async def hands(self, match_id: int) -> list[HandRow]:
-        return [codec.hand_row(r) for r in await self._all(q.HANDS, (match_id,))]
-
-    async def results(self, match_id: int) -> list[ResultRow]:
-        return [codec.result_row(r) for r in await self._all(q.RESULTS, (match_id,))]
 
     async def leaderboard(
         self,

@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from types import TracebackType
 from typing import Any, get_args
 
 import aiosqlite
@@ -43,26 +42,22 @@ from bot.store.base import Store, TableChanged, TableLock
 from bot.store.checkpoint import Checkpointer
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_migrations
+from bot.store.reads import Params, SharedReads
 from bot.store.rows import (
     CLASSIC,
     ClosedChallenge,
-    HandRow,
     HistoryRow,
     JsonObject,
     LeaderRow,
     LeaderSort,
     MatchEnd,
     MoveRecord,
-    MoveRow,
     PlayerStats,
     RatingRow,
-    ResultRow,
     SeatRow,
     TableRow,
 )
 from bot.store.worker import loop_connection, run_in_worker
-
-Params = Sequence[Any] | Mapping[str, Any]
 
 # The most moves one transaction writes: bounds how long a batch holds the connection.
 MAX_BATCH = 200
@@ -78,7 +73,7 @@ class _Pending:
     taken: bool = False
 
 
-class SqliteStore:
+class SqliteStore(SharedReads):
     """``Store`` on one SQLite file; ``":memory:"`` gives a throwaway database for tests."""
 
     def __init__(
@@ -140,18 +135,6 @@ class SqliteStore:
         if conn is not None:
             async with self._lock:
                 await conn.close()
-
-    async def __aenter__(self) -> SqliteStore:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     async def pragma(self, name: str) -> Any:
         """Read one pragma (diagnostics and tests); ``name`` must be a plain identifier."""
@@ -417,32 +400,6 @@ class SqliteStore:
 
     # -- reads -----------------------------------------------------------------------------
 
-    async def get_guild_settings(self, guild_id: str) -> JsonObject | None:
-        """A guild's settings as last saved, or None if it never saved any."""
-        row = await self._one(q.GET_GUILD_SETTINGS, (guild_id,))
-        return None if row is None else codec.load(row[0])
-
-    async def due_deadlines(self, now: str) -> list[tuple[int, str]]:
-        """(match id, deadline) of open tables whose deadline is at or before ``now``, earliest
-        first. Times compare as text, so every time must be written in the same format."""
-        rows = await self._all(q.DUE_DEADLINES, (now,))
-        return [(int(r[0]), str(r[1])) for r in rows]
-
-    async def next_deadline(self) -> str | None:
-        """The earliest deadline of any open table, so a scheduler knows how long to sleep."""
-        row = await self._one(q.NEXT_DEADLINE)
-        return None if row is None or row[0] is None else str(row[0])
-
-    async def get_ratings(
-        self, guild_id: str, user_ids: Sequence[str], mode: str = CLASSIC
-    ) -> dict[str, RatingRow]:
-        """Current ratings in one mode by user id; players without a rating are left out."""
-        wanted = list(dict.fromkeys(user_ids))
-        if not wanted:
-            return {}
-        rows = await self._all(q.get_ratings(len(wanted)), (guild_id, mode, *wanted))
-        return {r["user_id"]: codec.rating_row(r) for r in rows}
-
     async def open_tables(self) -> list[TableRow]:
         """Every challenge and match in play with its seats, to rebuild the tables at
         start-up."""
@@ -463,16 +420,6 @@ class SqliteStore:
         if row is None:
             return None
         return codec.table_row(row, [codec.seat_row(s) for s in seats])
-
-    async def moves(self, match_id: int) -> list[MoveRow]:
-        return [codec.move_row(r) for r in await self._all(q.MOVES, (match_id,))]
-
-    async def hands(self, match_id: int) -> list[HandRow]:
-        """The finished hands by number, the boards of one number in order."""
-        return [codec.hand_row(r) for r in await self._all(q.HANDS, (match_id,))]
-
-    async def results(self, match_id: int) -> list[ResultRow]:
-        return [codec.result_row(r) for r in await self._all(q.RESULTS, (match_id,))]
 
     async def leaderboard(
         self,

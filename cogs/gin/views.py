@@ -76,9 +76,24 @@ def _parts(pattern: re.Pattern[str], rest: str) -> re.Match[str] | None:
 
 
 class _Strict:
-    """A dynamic item that may have been built from a custom id the bot never wrote."""
+    """A dynamic item that may have been built from a custom id the bot never wrote.
+
+    discord.py rebuilds it from a pressed custom id alone: ``REBUILT_WITH`` are the
+    constructor's placeholder arguments then, the custom id itself saying everything else
+    (and ``parts`` None when it does not parse)."""
 
     parts: re.Match[str] | None
+    REBUILT_WITH: ClassVar[tuple[Any, ...]] = ()
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Any:
+        return cls(*cls.REBUILT_WITH, custom_id=match.string)  # type: ignore[call-arg]
 
     async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> bool:
         """Answer a custom id that did not parse; True when it did not."""
@@ -146,6 +161,8 @@ class CardSelect(
 ):
     """Pick the card to discard, or the card to discard face down when knocking."""
 
+    REBUILT_WITH = (0, 0, "discard")
+
     def __init__(
         self,
         table_id: int,
@@ -167,16 +184,6 @@ class CardSelect(
             )
         )
         self.parts = _parts(SELECT_PARTS, custom_id.removeprefix("gin:sel:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CardSelect:
-        return cls(0, 0, "discard", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):
@@ -214,6 +221,8 @@ class ChallengeButton(
 ):
     """Accept or decline a challenge from the public challenge message."""
 
+    REBUILT_WITH = (0, "accept")
+
     def __init__(self, table_id: int, answer: str, *, custom_id: str | None = None) -> None:
         accept = answer == "accept"
         custom_id = custom_id or f"gin:ch:{table_id}:{answer}"
@@ -225,16 +234,6 @@ class ChallengeButton(
             )
         )
         self.parts = _parts(CHALLENGE_PARTS, custom_id.removeprefix("gin:ch:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ChallengeButton:
-        return cls(0, "accept", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):
@@ -254,6 +253,8 @@ class RematchButton(
 ):
     """On a two-player match's result: challenge the same opponent with the same settings."""
 
+    REBUILT_WITH = (0,)
+
     def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
         custom_id = custom_id or f"gin:rm:{table_id}"
         super().__init__(
@@ -262,16 +263,6 @@ class RematchButton(
             )
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:rm:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RematchButton:
-        return cls(0, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):
@@ -298,6 +289,8 @@ class ShowHandButton(
     """On the public table: shows the player who presses it their hand, privately, with its
     live buttons (the same as /gin hand)."""
 
+    REBUILT_WITH = (0,)
+
     def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
         custom_id = custom_id or f"gin:show:{table_id}"
         super().__init__(
@@ -309,16 +302,6 @@ class ShowHandButton(
             )
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:show:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ShowHandButton:
-        return cls(0, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):
@@ -345,6 +328,8 @@ class PageButton(
 ):
     """Paging through a leaderboard, a history or a replay; each click recomputes the page."""
 
+    REBUILT_WITH = ("lb", "rating", 0, "next")
+
     def __init__(
         self,
         kind: str,
@@ -365,16 +350,6 @@ class PageButton(
             )
         )
         self.parts = _parts(PAGE_PARTS, custom_id.removeprefix("gin:pg:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
-        return cls("lb", "rating", 0, "next", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):
@@ -497,6 +472,8 @@ class LobbyButton(
 ):
     """Join (a side, at a teams table), leave or start a lobby from its public message."""
 
+    REBUILT_WITH = (0, "join")
+
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "join": ("Join", discord.ButtonStyle.success),
         "team1": ("Join team 1", discord.ButtonStyle.success),
@@ -510,16 +487,6 @@ class LobbyButton(
         custom_id = custom_id or f"gin:lb:{table_id}:{what}"
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.parts = _parts(LOBBY_PARTS, custom_id.removeprefix("gin:lb:"))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LobbyButton:
-        return cls(0, "join", custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await self.refuse_unknown(interaction):

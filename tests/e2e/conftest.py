@@ -28,10 +28,8 @@ class World:
     db_path: Path
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord(token=TOKEN)
-    await fake.start()
+def card_room(fake: FakeDiscord, db_path: Path) -> World:
+    """The server "Card Room" with its #gin channel and Alice (its owner), Bob and Carol."""
     alice = fake.add_user("alice", global_name="Alice")
     bob = fake.add_user("bob", global_name="Bob")
     carol = fake.add_user("carol", global_name="Carol")
@@ -39,9 +37,17 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     channel = fake.add_channel(guild, "gin")
     fake.add_member(guild, bob)
     fake.add_member(guild, carol)
+    return World(fake, alice, bob, carol, guild, channel, db_path)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    fake = FakeDiscord(token=TOKEN)
+    await fake.start()
+    room = card_room(fake, tmp_path / "gin.sqlite3")
     add_card_emojis(fake)
     try:
-        yield World(fake, alice, bob, carol, guild, channel, tmp_path / "gin.sqlite3")
+        yield room
     finally:
         await fake.stop()
 

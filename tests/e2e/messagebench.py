@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.client import GinBot
-from tests.e2e.conftest import World, add_card_emojis, looked_away, start_bot
+from tests.e2e.conftest import World, add_card_emojis, card_room, looked_away, start_bot
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
 from tests.fakediscord import FakeDiscord, patch_discord
@@ -34,15 +34,8 @@ async def run(pace: float, target: int, seed: int, away: bool) -> str:
         fake = FakeDiscord(token=TOKEN)
         await fake.start()
         try:
-            alice = fake.add_user("alice", global_name="Alice")
-            bob = fake.add_user("bob", global_name="Bob")
-            guild = fake.add_guild("Card Room", owner=alice)
-            channel = fake.add_channel(guild, "gin")
-            fake.add_member(guild, bob)
-            carol = fake.add_user("carol", global_name="Carol")
-            fake.add_member(guild, carol)
+            world = card_room(fake, Path(folder) / "gin.sqlite3")
             add_card_emojis(fake)
-            world = World(fake, alice, bob, carol, guild, channel, Path(folder) / "gin.sqlite3")
             with patch_discord(fake.http_base, fake.gateway_url):
                 bot, task = await start_bot(world)
                 try:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.e2e.conftest import World, looked_away, start_bot
+from tests.e2e.conftest import World, card_room, looked_away, start_bot
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.screens import Page, Screen
@@ -45,14 +45,7 @@ async def capture(seed: int, target: int, variant: str) -> tuple[list[Shot], Scr
         fake = FakeDiscord(token=TOKEN)
         await fake.start()
         try:
-            alice = fake.add_user("alice", global_name="Alice")
-            bob = fake.add_user("bob", global_name="Bob")
-            guild = fake.add_guild("Card Room", owner=alice)
-            channel = fake.add_channel(guild, "gin")
-            fake.add_member(guild, bob)
-            carol = fake.add_user("carol", global_name="Carol")
-            fake.add_member(guild, carol)
-            world = World(fake, alice, bob, carol, guild, channel, Path(folder) / "gin.sqlite3")
+            world = card_room(fake, Path(folder) / "gin.sqlite3")  # no emojis: the bot uploads
             with patch_discord(fake.http_base, fake.gateway_url):
                 bot, task = await start_bot(world)  # uploads the real card art as emojis
                 looked_away(bot)  # each turn comes as it does to someone who looked away

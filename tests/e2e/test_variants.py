@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from bot.client import GinBot
-from bot.gin.hand import Action, ActionKind, Phase
+from bot.gin.hand import Action, ActionKind, HandResult, Phase
 from bot.gin.match import Match
 from bot.gin.settings import Variant
 from tests.e2e.conftest import World
@@ -209,3 +209,27 @@ async def test_sigkill_mid_hand_then_the_variant_goes_on(world: World, variant: 
         assert match.settings.variant.value == variant
         if variant == "hollywood" and any(r.result.winner is not None for r in match.history):
             assert any(g.scores != [0, 0] for g in match.games)
+
+
+async def test_practice_at_oklahoma_against_the_bot(world: World, bot: GinBot) -> None:
+    """`/gin practice variant:oklahoma`: the bot plays the match to its end, and every knock
+    in it, the bot's too, is within its hand's upcard limit."""
+    game = Game(world, bot)
+    result = await world.fake.slash(world.alice, world.channel, "gin practice", variant="oklahoma")
+    assert not result.ephemeral and "⚠️" not in result.text, result.text
+    table = bot.service.in_channel(str(world.channel.id))
+    assert table is not None and table.vs_bot
+    assert table.server.rules.variant is Variant.OKLAHOMA
+    game.table = table
+    game.users = {str(world.alice.id): world.alice}
+    await world.fake.wait_for(
+        lambda: "0" in table.display.get("hands", {}), what="the private hand"
+    )
+    await game.play_against_bot(via="button", seed=4)
+    knocks = 0
+    for row in await bot.store.hands(table.id):
+        shown = HandResult.from_dict(row.result["result"])
+        if shown.knocker is not None and shown.knock_card is not None:
+            assert shown.knocker_deadwood <= shown.knock_card.limit
+            knocks += shown.knocker == table.bot_seat
+    assert knocks > 0, "the bot never knocked"
