@@ -3,7 +3,7 @@ errors."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, Final
 
@@ -160,7 +160,9 @@ class Settings:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        # Every field is a number, a flag or an enum, so a flat dict is the whole of it
+        # (``asdict``'s deep copy costs more than the rest of a move's state together).
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}
         for name in ("next_dealer", "sit_out", "set_suits", "variant", "ace"):
             data[name] = getattr(self, name).value
         return data
@@ -179,3 +181,6 @@ class Settings:
         if not chosen:
             values["target"] = VARIANT_TARGET
         return cls(**values)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Settings))

@@ -11,6 +11,7 @@ from bot.store.rows import (
     ClosedChallenge,
     HandOutcome,
     HandRow,
+    HeardMove,
     HistoryRow,
     JsonObject,
     LeaderRow,
@@ -25,6 +26,7 @@ from bot.store.rows import (
     ResultRow,
     SeatResult,
     SeatRow,
+    TableChange,
     TableRow,
 )
 from bot.store.sqlite import SqliteStore
@@ -45,6 +47,7 @@ __all__ = [
     "ClosedChallenge",
     "HandOutcome",
     "HandRow",
+    "HeardMove",
     "HistoryRow",
     "JsonObject",
     "LeaderRow",
@@ -64,6 +67,7 @@ __all__ = [
     "StaleMove",
     "Store",
     "StoreError",
+    "TableChange",
     "TableLock",
     "TableRow",
     "store_for",

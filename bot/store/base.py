@@ -21,6 +21,7 @@ from bot.store.rows import (
     RatingRow,
     ResultRow,
     SeatRow,
+    TableChange,
     TableRow,
 )
 
@@ -59,10 +60,8 @@ class TableLock(Protocol):
         ...
 
 
-# What a process hears of a table changed by another process sharing the database: the
-# table's id, its move count and its status after the change, and the seat that moved (-1:
-# none, or not known). Id 0: news may have been missed, so any table may have changed.
-TableChanged = Callable[[int, int, str, int], None]
+# Called with what a process hears of a table another process changed (``TableChange``).
+TableChanged = Callable[[TableChange], None]
 
 
 class Store(Protocol):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, cast
 
@@ -32,6 +33,12 @@ class Row(Protocol):
 
 # The highest seat a hand's ``dealt`` bit mask can hold (SQLite integers are 64-bit signed).
 MAX_SEAT = 62
+
+
+def state_check(text: str) -> int:
+    """A checksum of a state's JSON text (``dump``), so a process that made a move itself
+    can tell its copy of the table is the one another process stored."""
+    return zlib.crc32(text.encode())
 
 
 def dump(value: JsonObject) -> str:

@@ -108,6 +108,27 @@ MIGRATION_UNLOCK = f"SELECT pg_advisory_unlock({_LOCK_KEY})"
 
 # -- statements ----------------------------------------------------------------------------
 
+# A move's advance, with the turn clocks replaced in the display by PostgreSQL's JSON
+# operators rather than SQLite's functions (see ``MoveRecord.timers``).
+_SQLITE_CLOCKS = """
+        WHEN :timers IS NULL THEN COALESCE(:display, display)
+        ELSE json_set(json_remove(display, '$.timer'), '$.timers', json(:timers))
+"""
+_POSTGRES_CLOCKS = """
+        WHEN CAST(:timers AS TEXT) IS NULL THEN COALESCE(:display, display)
+        ELSE ((display::jsonb - 'timer')
+            || jsonb_build_object('timers', CAST(:timers AS TEXT)::jsonb))::text
+"""
+
+
+def _patched(sql: str, old: str, new: str) -> str:
+    if sql.count(old) != 1:
+        raise ValueError(f"a PostgreSQL patch of a statement does not match once: {old[:60]!r}")
+    return sql.replace(old, new)
+
+
+ADVANCE_MATCH = _patched(queries.ADVANCE_MATCH, _SQLITE_CLOCKS, _POSTGRES_CLOCKS)
+
 # The row lock of a move: held to the end of the transaction, so writers of the same table
 # queue here, each then reading the count its predecessor committed.
 LOCK_MATCH = "SELECT status, move_count FROM matches WHERE id = $1 FOR UPDATE"
@@ -115,9 +136,18 @@ LOCK_MATCH = "SELECT status, move_count FROM matches WHERE id = $1 FOR UPDATE"
 # and the move's row together; no row comes back when the move is not the next one.
 ADVANCE_AND_INSERT_MOVE = (
     "WITH advanced AS ("
-    + queries.ADVANCE_MATCH
+    + ADVANCE_MATCH
     + ") INSERT INTO moves (match_id, seq, hand_number, seat, action, created_at)"
     " SELECT id, :seq, :hand_number, :seat, :action, :now FROM advanced RETURNING seq"
+)
+# The same, telling the other processes sharing the database once it commits (``NOTIFY``
+# in the statement: one round trip still).
+ADVANCE_INSERT_AND_NOTIFY = (
+    "WITH advanced AS ("
+    + ADVANCE_MATCH
+    + "), inserted AS (INSERT INTO moves (match_id, seq, hand_number, seat, action, created_at)"
+    " SELECT id, :seq, :hand_number, :seat, :action, :now FROM advanced RETURNING seq)"
+    " SELECT seq, pg_notify(:channel, :payload) FROM inserted"
 )
 # The same lock for ``Store.lock_table``, reading the whole row (in ``queries``' spelling).
 LOCK_TABLE = queries.GET_TABLE + " FOR UPDATE"

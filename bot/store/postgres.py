@@ -36,18 +36,27 @@ from typing import Any, TypeAlias, TypeVar, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
+import orjson
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import codec, writes
 from bot.store import queries as q
 from bot.store.base import Store, TableChanged, TableLock
-from bot.store.dialect import ADVANCE_AND_INSERT_MOVE, LOCK_MATCH, LOCK_TABLE, postgres_query
+from bot.store.dialect import (
+    ADVANCE_AND_INSERT_MOVE,
+    ADVANCE_INSERT_AND_NOTIFY,
+    ADVANCE_MATCH,
+    LOCK_MATCH,
+    LOCK_TABLE,
+    postgres_query,
+)
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_postgres_migrations
 from bot.store.reads import Params, SharedReads
 from bot.store.rows import (
     CLASSIC,
     ClosedChallenge,
+    HeardMove,
     HistoryRow,
     JsonObject,
     LeaderRow,
@@ -57,6 +66,7 @@ from bot.store.rows import (
     PlayerStats,
     RatingRow,
     SeatRow,
+    TableChange,
     TableRow,
 )
 
@@ -70,6 +80,8 @@ SCHEMES = ("postgresql://", "postgres://")
 # The connections a bot process keeps open: a move holds one for a few milliseconds, so ten
 # carry a thousand moves a second; opened at start-up, so a burst never waits for a connect.
 POOL_SIZE = 10
+# PostgreSQL refuses a notice's text from 8,000 bytes; a move's one stays well below that.
+NOTICE_BYTES = 7900
 
 
 def is_postgres_url(location: object) -> bool:
@@ -277,7 +289,7 @@ class PostgresStore(SharedReads):
             match = await _fetchrow(conn, q.START_MATCH, (text, now, match_id))
             rows = writes.seats_to_start(match_id, match, chosen)
             await _executemany(conn, q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in rows])
-            await self._notify(conn, match_id, 0, "playing")
+            await self._notify(conn, TableChange(match_id, 0, "playing"))
 
         await self._write(work)
 
@@ -289,7 +301,7 @@ class PostgresStore(SharedReads):
         async def work(conn: Connection) -> asyncpg.Record | None:
             row = await conn.fetchrow(query.text, status, now, now, match_id)
             if row is not None:
-                await self._notify(conn, match_id, 0, status)
+                await self._notify(conn, TableChange(match_id, 0, status))
             return row
 
         if await self._write(work) is None:
@@ -306,7 +318,7 @@ class PostgresStore(SharedReads):
         is under way, the call waits for it to end (see the module's docstring).
         """
         encoded = writes.encode(move)
-        if not self.announce and encoded.hand is None and move.finished is None:
+        if encoded.hand is None and move.finished is None:
             await self._record_plain_move(encoded)
             return
 
@@ -318,7 +330,9 @@ class PostgresStore(SharedReads):
                 None if row is None else row["move_count"],
             )
             await _write_move(conn, encoded)
-            await self._notify(conn, move.match_id, move.seq, _status_after(move), move.seat)
+            await self._notify(
+                conn, TableChange(move.match_id, move.seq, _status_after(move), move.seat)
+            )
 
         self._opened()
         async with self._turns.of(move.match_id):
@@ -326,9 +340,11 @@ class PostgresStore(SharedReads):
             await self._write(work)
 
     async def _record_plain_move(self, encoded: writes.EncodedMove) -> None:
-        """A move that ends no hand, alone on the database (nobody to notify): advanced and
-        written in one statement, the round trips of a transaction saved. Refused, it is
-        checked again to say why, as ``record_move`` would."""
+        """A move that ends no hand: advanced, written and (with other processes on the
+        database) announced in one statement, the round trips of a transaction saved; the
+        announcement carries the move, so the others can make it themselves rather than
+        read the table again. Refused, it is checked again to say why, as ``record_move``
+        would."""
         move = encoded.move
         params = {
             **encoded.advance,
@@ -336,7 +352,20 @@ class PostgresStore(SharedReads):
             "seat": move.seat,
             "action": encoded.row[4],
         }
-        query = postgres_query(ADVANCE_AND_INSERT_MOVE)
+        if self.announce:
+            heard = HeardMove(
+                action=move.action,
+                timers=move.timers,
+                change_deadline=move.change_deadline,
+                deadline=move.deadline,
+                state_check=codec.state_check(encoded.advance["state"]),
+                shown_message=move.shown_message,
+            )
+            change = TableChange(move.match_id, move.seq, "playing", move.seat, heard)
+            params |= {"channel": self._channel, "payload": self._payload(change)}
+            query = postgres_query(ADVANCE_INSERT_AND_NOTIFY)
+        else:
+            query = postgres_query(ADVANCE_AND_INSERT_MOVE)
 
         async def work(conn: Connection) -> asyncpg.Record | None:
             return await conn.fetchrow(query.text, *query.args(params))
@@ -370,7 +399,8 @@ class PostgresStore(SharedReads):
             )
             yield locked
             if locked.changed:
-                await self._notify(conn, match_id, locked.count, locked.status, locked.seat)
+                change = TableChange(match_id, locked.count, locked.status, locked.seat)
+                await self._notify(conn, change)
 
     async def end_match(
         self,
@@ -386,7 +416,7 @@ class PostgresStore(SharedReads):
 
         async def work(conn: Connection) -> None:
             await _finish(conn, match_id, text, end, now, ratings)
-            await self._notify(conn, match_id, -1, end.status)
+            await self._notify(conn, TableChange(match_id, -1, end.status))
 
         await self._write(work)
 
@@ -524,9 +554,20 @@ class PostgresStore(SharedReads):
         self._listener = listener
 
     def _heard(self, conn: Any, pid: int, channel: str, payload: object) -> None:
-        table, count, status, seat, origin = str(payload).split(":", 4)
-        if origin != self.origin and self._on_change is not None:
-            self._on_change(int(table), int(count), status, int(seat))
+        on_change = self._on_change
+        if on_change is None:
+            return
+        try:
+            news = orjson.loads(str(payload))
+            if news["origin"] == self.origin:
+                return
+            heard = news.get("move")
+            move = None if heard is None else HeardMove(**heard)
+            change = TableChange(news["table"], news["count"], news["status"], news["seat"], move)
+        except (orjson.JSONDecodeError, KeyError, TypeError) as error:
+            log.warning("a change notice could not be read (%r): all tables reloaded", error)
+            change = TableChange(0, -1, "")
+        on_change(change)
 
     def _lost(self, conn: Any) -> None:
         if self._on_change is None or self._pool is None:
@@ -544,17 +585,40 @@ class PostgresStore(SharedReads):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
                 continue
-            self._on_change(0, -1, "", -1)  # what was said meanwhile was missed
+            self._on_change(TableChange(0, -1, ""))  # what was said meanwhile was missed
             return
 
-    async def _notify(
-        self, conn: Connection, table: int, count: int, status: str, seat: int = -1
-    ) -> None:
+    async def _notify(self, conn: Connection, change: TableChange) -> None:
         """Tell the other processes, once this transaction commits, that a table changed."""
         if not self.announce:
             return
-        payload = f"{table}:{count}:{status}:{seat}:{self.origin}"
-        await conn.execute("SELECT pg_notify($1, $2)", self._channel, payload)
+        await conn.execute("SELECT pg_notify($1, $2)", self._channel, self._payload(change))
+
+    def _payload(self, change: TableChange) -> str:
+        """A change as a notice's JSON text; past PostgreSQL's limit on a notice, without
+        the move (whoever hears it reads the table instead)."""
+        news: dict[str, Any] = {
+            "table": change.table_id,
+            "count": change.count,
+            "status": change.status,
+            "seat": change.seat,
+            "origin": self.origin,
+        }
+        if change.move is not None:
+            move = change.move
+            news["move"] = {
+                "action": move.action,
+                "timers": move.timers,
+                "change_deadline": move.change_deadline,
+                "deadline": move.deadline,
+                "state_check": move.state_check,
+                "shown_message": move.shown_message,
+            }
+            text = orjson.dumps(news).decode()
+            if len(text.encode()) <= NOTICE_BYTES:
+                return text
+            del news["move"]
+        return orjson.dumps(news).decode()
 
 
 class _Turns:
@@ -650,7 +714,7 @@ async def _executemany(conn: Connection, sql: str, rows: Sequence[Sequence[Any]]
 async def _write_move(conn: Connection, encoded: writes.EncodedMove) -> None:
     """``writes._write`` for PostgreSQL: the guarded advance, the move, its hand, its end."""
     move = encoded.move
-    if await _fetchrow(conn, q.ADVANCE_MATCH, encoded.advance) is None:
+    if await _fetchrow(conn, ADVANCE_MATCH, encoded.advance) is None:
         raise StaleMove(move.match_id, f"move {move.seq} is not the next move")
     await _fetchrow(conn, q.INSERT_MOVE, encoded.row)
     if encoded.hand is not None:

@@ -69,7 +69,10 @@ RETURNING id
 # :before (the move count expected before the move). A new deadline drops the old one's claim.
 ADVANCE_MATCH = """
 UPDATE matches SET state = :state, move_count = :seq, updated_at = :now,
-    display = COALESCE(:display, display),
+    display = CASE
+        WHEN :timers IS NULL THEN COALESCE(:display, display)
+        ELSE json_set(json_remove(display, '$.timer'), '$.timers', json(:timers))
+    END,
     deadline = CASE WHEN :change_deadline = 1 THEN :deadline ELSE deadline END,
     deadline_claim = CASE WHEN :change_deadline = 1 THEN NULL ELSE deadline_claim END,
     deadline_claim_until = CASE

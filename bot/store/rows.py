@@ -208,10 +208,13 @@ class MoveRecord:
     """Everything one accepted move changes, written in a single transaction.
 
     ``display`` and the deadline ride along so a move costs one write instead of three:
-    ``display`` (when not None) replaces the table's display JSON; ``change_deadline`` set
-    makes ``deadline`` the table's new deadline, None clearing it. Left at their defaults
-    both stay as stored. A move that finishes the match clears the deadline whatever these
-    say, as ``end_match`` does.
+    ``display`` (when not None) replaces the table's display JSON; ``timers`` (when not
+    None) replaces only the turn clocks in it (its ``timers`` key; the old single ``timer``
+    goes), the rest kept as stored, so a process writing clocks never overwrites the
+    message ids another process keeps there; ``change_deadline`` set makes ``deadline`` the
+    table's new deadline, None clearing it. Left at their defaults all stay as stored. A
+    move that finishes the match clears the deadline whatever these say, as ``end_match``
+    does.
     """
 
     match_id: int
@@ -228,11 +231,47 @@ class MoveRecord:
     display: JsonObject | None = None
     deadline: str | None = None
     change_deadline: bool = False
+    timers: JsonObject | None = None
+    # Not stored: the message the answer to the mover edits (their DM hand), told to the
+    # other processes with the move, so the table's owner leaves that message as it is.
+    shown_message: int | None = None
 
     def __post_init__(self) -> None:
         if self.deadline is not None and not self.change_deadline:
             # Refused rather than ignored: the caller clearly meant to set it.
             raise ValueError("a deadline needs change_deadline=True to be written")
+        if self.display is not None and self.timers is not None:
+            raise ValueError("a move writes the whole display or its clocks, not both")
+
+
+@dataclass(frozen=True, slots=True)
+class HeardMove:
+    """A plain move (one that ends no hand) as another process recorded it, enough for a
+    process holding the table as it stood just before to make the same move itself rather
+    than read the table again: the action, the clocks and deadline written with it, and a
+    checksum of the state the move left (``codec.state_check``), which the copy made here
+    must match before it is trusted; and the mover's message its answer edited, if any."""
+
+    action: JsonObject
+    timers: JsonObject | None
+    change_deadline: bool
+    deadline: str | None
+    state_check: int
+    shown_message: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableChange:
+    """What a process hears of a table changed by another process sharing the database:
+    its move count and status after the change, the seat that moved (-1: none, or not
+    known) and, for a plain move, the move itself. Id 0: news may have been missed, so any
+    table may have changed."""
+
+    table_id: int
+    count: int
+    status: str
+    seat: int = -1
+    move: HeardMove | None = None
 
 
 @dataclass(frozen=True, slots=True)

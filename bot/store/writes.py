@@ -46,6 +46,7 @@ def encode(move: MoveRecord) -> EncodedMove:
         "seq": move.seq,
         "now": move.now,
         "display": display,
+        "timers": None if move.timers is None else codec.dump(move.timers),
         "change_deadline": 1 if move.change_deadline else 0,
         "deadline": move.deadline,
         "id": move.match_id,

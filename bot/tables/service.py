@@ -20,13 +20,13 @@ import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import orjson
 
-from bot.gin import Card
+from bot.gin import Card, IllegalMove
 from bot.gin.ai import bot_move
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
@@ -45,8 +45,10 @@ from bot.store import (
     SeatResult,
     StaleMove,
     Store,
+    TableChange,
     TableLock,
     TableRow,
+    codec,
 )
 from bot.tables import clock, lobby
 from bot.tables.fleet import CLAIM_SECONDS, Fleet
@@ -107,9 +109,12 @@ class TableService:
         self.clock = clock
         self.fleet = fleet  # None: this process is the only one on its database
         # Called with a table another process changed, once this process caught up with it,
-        # and the seat that moved (None: no move, or not known).
-        self.changed_elsewhere: Callable[[Table, int | None], None] | None = None
-        self._stale: dict[int, int | None] = {}  # heard changed elsewhere -> seat that moved
+        # the seat that moved (None: no move, or not known) and the moves made here from
+        # what was heard (none when the table was read again instead).
+        self.changed_elsewhere: Callable[[Table, int | None, list[HeardOutcome]], None] | None = (
+            None
+        )
+        self._stale: dict[int, list[TableChange]] = {}  # heard changed elsewhere, in order
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._claimed: dict[int, datetime] = {}  # table -> until when another process acts
         self._by_channel: dict[str, Table] = {}
@@ -179,30 +184,97 @@ class TableService:
         if self.fleet is not None:
             await self.store.watch(self._heard)
 
-    def _heard(self, table_id: int, count: int, status: str, seat: int) -> None:
-        """Another process changed a table: catch up with it soon, one reload at a time."""
-        ids = list(self._by_id) if table_id == 0 else [table_id]
-        for changed in ids:
-            if changed not in self._by_id and not (self.fleet and self.fleet.receives_dms):
-                continue  # not ours to keep; read again if ever needed (``find``)
-            self._stale[changed] = None if seat < 0 else seat
-            if changed not in self._refreshing:
-                task = asyncio.ensure_future(self._catch_up_soon(changed))
-                self._refreshing[changed] = task
+    def _heard(self, change: TableChange) -> None:
+        """Another process changed a table: catch up with it soon, one table at a time."""
+        if change.table_id == 0:  # news may have been missed: every table may have changed
+            for table_id in list(self._by_id):
+                self._heard(TableChange(table_id, -1, ""))
+            return
+        changed = change.table_id
+        if changed not in self._by_id and not (self.fleet and self.fleet.receives_dms):
+            return  # not ours to keep; read again if ever needed (``find``)
+        self._stale.setdefault(changed, []).append(change)
+        if changed not in self._refreshing:
+            task = asyncio.ensure_future(self._catch_up_soon(changed))
+            self._refreshing[changed] = task
 
     async def _catch_up_soon(self, table_id: int) -> None:
         try:
             while table_id in self._stale:
-                seat = self._stale.pop(table_id)
+                changes = self._stale.pop(table_id)
                 try:
-                    table = await self.refresh(table_id)
+                    table, made = await self._catch_up_with(table_id, changes)
                 except Exception:
                     log.exception("could not reload table %s changed elsewhere", table_id)
                     continue
                 if table is not None and self.changed_elsewhere is not None:
-                    self.changed_elsewhere(table, seat)
+                    seat = changes[-1].seat
+                    self.changed_elsewhere(table, None if seat < 0 else seat, made)
         finally:
             self._refreshing.pop(table_id, None)
+
+    async def _catch_up_with(
+        self, table_id: int, changes: list[TableChange]
+    ) -> tuple[Table | None, list[HeardOutcome]]:
+        """Make the moves heard of here when they are plain moves that follow our copy and
+        leave the state the other process stored (what they did, for the messages);
+        otherwise read the table again."""
+        table = self._by_id.get(table_id)
+        made: list[HeardOutcome] = []
+        if table is not None:
+            async with table.lock:
+                for change in changes:
+                    if change.count > 0 and change.count <= table.move_count:
+                        continue  # made here already (read with a later change)
+                    outcome = self._make_heard(table, change)
+                    if outcome is None:
+                        break
+                    made.append(outcome)
+                else:
+                    return table, made
+        return await self.refresh(table_id), made
+
+    def _make_heard(self, table: Table, change: TableChange) -> HeardOutcome | None:
+        """Another process's plain move, made on our copy of the table (under its lock):
+        None, and the copy as it was, unless the move follows our copy and the state it
+        leaves matches the one stored."""
+        heard, match = change.move, table.match
+        if heard is None or match is None or table.status is not Status.PLAYING:
+            return None
+        if change.count != table.move_count + 1:
+            return None
+        before = _snapshot(table, match)
+        try:
+            action = Action.from_dict(heard.action)
+            board_index = match.board_index(action.seat)
+            board = match.board_of(action.seat)
+            report = match.apply(action)
+            text = codec.dump(match.to_dict(history=False))
+        except Exception:  # a move our copy refuses: it is not the copy the other one had
+            table.match = _restore(*before)
+            return None
+        if report.finished_hand is not None or codec.state_check(text) != heard.state_check:
+            table.match = _restore(*before)
+            return None
+        drawn = None
+        if board is not None and action.kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+            drawn = board.last_drawn
+        table.committed = text
+        table.move_count = change.count
+        _keep_last_hand(match)
+        if heard.timers is not None:
+            table.display.pop("timer", None)
+            table.display["timers"] = dict(heard.timers)
+        if heard.change_deadline:
+            deadline = heard.deadline
+            table.deadline = None if deadline is None else datetime.fromisoformat(deadline)
+            self._claimed.pop(table.id, None)
+            if self.deadline_changed is not None:
+                self.deadline_changed.set()
+        outcome = MoveOutcome(
+            table, action.seat, action, drawn, report, table.move_count, board_index or 0
+        )
+        return HeardOutcome(outcome, heard.shown_message)
 
     async def find(self, table_id: int) -> Table | None:
         """The open table with this id: the one in memory or, with other processes on the
@@ -285,8 +357,8 @@ class TableService:
 
     def _catch_up_locked(self, table: Table, locked: TableLock) -> None:
         """Under the row lock: reload the table if the store has moved past our copy."""
-        if self.fleet is None:
-            return  # alone on the database: nobody else moves its tables
+        if self.fleet is None or isinstance(locked, _Alone):
+            return  # alone on the database (nobody else moves its tables), or no row read
         row = locked.table
         if row.move_count != table.move_count or row.status != table.status.value:
             log.info(
@@ -610,35 +682,48 @@ class TableService:
         card: Card | None = None,
         *,
         expected_move: int | None = None,
+        shown_message: int | None = None,
     ) -> MoveOutcome:
         """Check, apply and commit one move. ``expected_move`` (the seat's ``Table.token``)
         guards against stale buttons and double clicks: the move is refused if the seat's
-        board moved on first, here or in another process."""
+        board moved on first, here or in another process. ``shown_message``: the message
+        the answer to this move will edit, told to the other processes with it."""
+        move = _Move(user_id, kind, card, expected_move, shown_message)
         async with table.lock:
-            return await self._with_ratings(
-                table,
-                lambda given: self._play(table, user_id, kind, card, expected_move, given),
-            )
+            return await self._with_ratings(table, lambda given: self._play(table, move, given))
 
-    async def _play(
+    async def _play(self, table: Table, move: _Move, given: Given) -> MoveOutcome:
+        if self.fleet is not None:
+            # Other processes share the database: first as if our copy were the stored one,
+            # in the one statement that records a move only if it is the next one; if the
+            # table moved elsewhere, or the move is refused (perhaps by a stale copy), once
+            # more under the row lock, with the table as stored.
+            try:
+                hopeful = _hopeful(self.store, table.id)
+                return await self._play_in(table, hopeful, move, given)
+            except (MovedElsewhere, TableError, IllegalMove):
+                pass
+        lock = self._lock(table)
+        return await self._play_in(table, lock, move, given)
+
+    async def _play_in(
         self,
         table: Table,
-        user_id: str,
-        kind: ActionKind,
-        card: Card | None,
-        expected_move: int | None,
+        lock: contextlib.AbstractAsyncContextManager[TableLock],
+        move: _Move,
         given: Given,
     ) -> MoveOutcome:
         undo: tuple[str, list[HandRecord]] | None = None  # set once the match changed
+        kind = move.kind
         try:
-            async with self._lock(table) as locked:
+            async with lock as locked:
                 self._catch_up_locked(table, locked)
-                seat = self._seated(table, user_id)
+                seat = self._seated(table, move.user_id)
                 match = self._match(table)
-                if expected_move is not None and expected_move != table.token(seat):
+                if move.expected is not None and move.expected != table.token(seat):
                     raise TableError(STALE_BUTTON)
                 hand_number = match.hand_number
-                action = Action(kind, seat, card)
+                action = Action(kind, seat, move.card)
                 board_index = match.board_index(seat)
                 board = match.board_of(seat)
                 before = _snapshot(table, match)
@@ -647,7 +732,9 @@ class TableService:
                 drawn = None
                 if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
                     drawn = board.last_drawn
-                done = await self._commit(table, locked, hand_number, action, report, given)
+                done = await self._commit(
+                    table, locked, hand_number, action, report, given, move.shown_message
+                )
         except BaseException:
             if undo is not None:
                 table.match = _restore(*undo)  # the move never happened
@@ -663,6 +750,7 @@ class TableService:
         action: Action,
         report: MoveReport,
         given: Given,
+        shown_message: int | None = None,
     ) -> Callable[[], None]:
         """Record a move applied to the match under the row lock; what to do to the table in
         memory once the lock's transaction has committed."""
@@ -680,11 +768,11 @@ class TableService:
         timers, deadline = self._turn_timers(table)
         changed = report.result is None and timers != clock.timers_of(table.display, match)
         display = None
-        if changed:
-            # Another process's move writes the message ids as stored: they are the owner's.
-            base = table.display if self.shows(table) else locked.table.display
-            display = {k: v for k, v in base.items() if k != "timer"}
+        if changed and self.fleet is None:
+            display = {k: v for k, v in table.display.items() if k != "timer"}
             display["timers"] = timers
+        # With other processes, only the clocks: the message ids stay as stored (the owner's).
+        patch = timers if changed and self.fleet is not None else None
         record = MoveRecord(
             match_id=table.id,
             seq=table.move_count + 1,
@@ -696,6 +784,8 @@ class TableService:
             finished_hand=hand_row,
             finished=finished,
             display=display,
+            timers=patch,
+            shown_message=shown_message,
             deadline=None if deadline is None or not changed else deadline.isoformat(),
             change_deadline=changed,
             ratings=ratings,
@@ -711,12 +801,9 @@ class TableService:
             _keep_last_hand(match)
             if report.result is not None:
                 self._close(table, Status.FINISHED)
-            elif display is not None:
-                if self.shows(table):
-                    table.display["timers"] = timers
-                    table.display.pop("timer", None)
-                else:
-                    table.display = display
+            elif changed:
+                table.display["timers"] = timers
+                table.display.pop("timer", None)
                 table.deadline = deadline
                 self._claimed.pop(table.id, None)
                 if self.deadline_changed is not None:
@@ -1088,6 +1175,47 @@ class _Alone:
 @contextlib.asynccontextmanager
 async def _alone(store: Store, match_id: int) -> AsyncIterator[TableLock]:
     yield _Alone(store, match_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """A move asked for: who, what, the button's token and the message its answer edits."""
+
+    user_id: str
+    kind: ActionKind
+    card: Card | None
+    expected: int | None
+    shown_message: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeardOutcome:
+    """A move another process recorded, made here on our copy: what it did, and the
+    message the answer to its mover edited (None: none of theirs)."""
+
+    outcome: MoveOutcome
+    shown_message: int | None
+
+
+class MovedElsewhere(Exception):
+    """The stored table was not our copy of it: another process changed it first."""
+
+
+class _Hopeful(_Alone):
+    """``TableLock`` for a move made on our copy of a table while other processes share the
+    database: recorded only if it is the next move of the stored table (the store's guarded
+    write), else ``MovedElsewhere`` and nothing written."""
+
+    async def record_move(self, move: MoveRecord) -> None:
+        try:
+            await self._store.record_move(move)
+        except StaleMove:
+            raise MovedElsewhere(move.match_id) from None
+
+
+@contextlib.asynccontextmanager
+async def _hopeful(store: Store, match_id: int) -> AsyncIterator[TableLock]:
+    yield _Hopeful(store, match_id)
 
 
 def _result_key(result: MatchResult) -> tuple[Any, ...]:

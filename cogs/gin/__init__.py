@@ -5,6 +5,7 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.tables import Table
+from bot.tables.service import HeardOutcome
 from cogs.gin.cog import GinCog
 
 
@@ -12,11 +13,18 @@ async def setup(bot: commands.Bot) -> None:
     cog = GinCog(bot)
     await bot.add_cog(cog)
 
-    def changed_elsewhere(table: Table, seat: int | None) -> None:
+    def changed_elsewhere(table: Table, seat: int | None, made: list[HeardOutcome]) -> None:
         """Another process changed the table: show it, and play the bot's turn if it is
-        ours (``sync`` and ``nudge`` do nothing for a table another process shows)."""
+        ours (``sync`` and ``nudge`` do nothing for a table another process shows). The
+        moves made here from what was heard leave the players' notes they would have left
+        here, and the mover's message edited by the answer to their click stays as it is."""
         if seat is not None:
             cog.display.acted(table, seat)  # they moved moments ago: they are looking
+        if cog.service.shows(table):
+            for heard in made:
+                cog.moves.set_notes(heard.outcome)
+                if heard.shown_message is not None:
+                    cog.display.shown_elsewhere(table, heard.outcome.seat, heard.shown_message)
         cog.display.sync_soon(table)
         cog.opponent.nudge(table)
 

@@ -247,6 +247,19 @@ class TableDisplay:
             self._shown[message] = fingerprint(message_payload(embeds, view))
             self._keys.pop(message, None)
 
+    def shown_elsewhere(self, table: Table, seat: int, message: int) -> None:
+        """Another process answered the player's click on their DM hand message by editing
+        it to the table as it is now (the same hand this process renders): it needs no
+        edit from here."""
+        entry = table.display.get("hands", {}).get(str(seat))
+        match = table.match
+        if not entry or match is None or entry.get("hand") != match.hand_number:
+            return
+        if int(entry["message"]) != message:
+            return  # an older message of theirs: the one kept up to date is edited as usual
+        rendered = self.private_hand(table, seat)
+        self.remember(table, seat, message, rendered.embeds, rendered.view)
+
     def shown_privately(
         self,
         table: Table,

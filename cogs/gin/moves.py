@@ -99,8 +99,12 @@ class Moves:
             table = await self.service.find(table_id)  # opened by another process, maybe
             if table is None:
                 raise TableError(GAME_OVER)
+            # In DMs, the answer edits the hand message whose button was pressed.
+            shown = None
+            if interaction.guild_id is None and interaction.message is not None:
+                shown = interaction.message.id
             outcome = await self.service.play(
-                table, str(interaction.user.id), kind, card, expected_move=move
+                table, str(interaction.user.id), kind, card, expected_move=move, shown_message=shown
             )
             await self._answer_and_show(interaction, outcome, panel=True)
 

@@ -252,3 +252,33 @@ async def test_a_turn_timer_fires_once_with_both_processes_running(
     assert len(results) == 2
     claims = await fleet.query("SELECT end_reason FROM matches WHERE id = $1", end.id)
     assert claims[0]["end_reason"] == "forfeit"
+
+
+async def test_a_dm_move_at_the_other_shard_s_table_keeps_the_movers_note(
+    world: tuple[Fleet, dict[str, User], list[Channel]],
+) -> None:
+    """Shard 0's process answers the click by editing the DM to the hand with the mover's
+    note; the table's owner, on shard 1, makes the move from the news and leaves that
+    message alone (no second edit, no note lost) while it alerts the next player."""
+    fleet, users, channels = world
+    fake = fleet.fake
+    await started(fleet)
+    table = await challenge(fleet, channels[1], users["carol"], users["dave"])
+    assert table.match is not None
+    seat = table.match.hand.turn
+    mover, other = seated(users, table, seat), seated(users, table, 1 - seat)
+    token = token_of(table.match)
+    dm = await fake.wait_for(lambda: hand_message(fake, mover, table.id, token), timeout=10)
+    result = await fake.click(mover, dm, f"gin:mv:{table.id}:{token}:pass")
+    assert "You passed on the upcard." in result.text, result.text
+    edits = len(fake.message(dm.id).history)
+    # The owner heard of the move: the next player's turn arrives as their live hand.
+    await fake.wait_for(
+        lambda: hand_message(fake, other, table.id, token + 1),
+        timeout=10,
+        what="the next player's hand, from the table's owner",
+    )
+    shown = fake.message(dm.id)
+    assert len(shown.history) == edits, [p.get("embeds") for p in shown.history[edits - 1 :]]
+    assert "You passed on the upcard." in shown.text
+    assert "Traceback" not in fleet.log_text(), fleet.log_text()
