@@ -147,3 +147,23 @@ async def test_a_move_on_a_copy_that_fell_behind_is_made_again_under_the_lock(
     assert [m.seq for m in moves] == [1, 2]
     stored = await stores[0].get_table(table.id)
     assert stored is not None and stored.state == table.match.to_dict(history=False)
+
+
+async def test_a_challenge_closed_by_another_process_is_answered_as_gone(
+    stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    # Neither listens: the owner's copy still shows the challenge the other one closed.
+    owner, other = fleet_service(stores[1], 1), fleet_service(stores[0], 0)
+    table = await owner.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
+    copy = await other.find(table.id)
+    assert copy is not None
+    await other.decline(copy, BOB.id)
+    with pytest.raises(TableError, match="no longer open"):
+        await owner.accept(table, BOB.id)
+    assert owner.in_channel("100") is None  # read again: closed here too
+    stored = await stores[1].get_table(table.id)
+    assert stored is not None and stored.status == "declined" and stored.move_count == 0
+    # A new challenge in the channel is welcome at once.
+    again = await owner.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
+    await owner.accept(again, BOB.id)
+    assert again.match is not None

@@ -5,12 +5,20 @@ Discord sends it the events of the guilds on those shards, plus, on shard 0, eve
 rules that keep the processes from stepping on each other:
 
 - **Moves.** Any process may apply a move to any table: a slash command arrives at the
-  process of the channel's guild, a DM button at shard 0's. The table service applies each
-  one inside ``Store.lock_table``: under the table's row lock it compares the stored move
-  count with its own and, if another process moved meanwhile, reloads the table from the
-  row first; then it checks the move, applies it, records it and commits, and only then is
-  the player answered. Two clicks of one button, through two processes, queue on the row:
-  the second finds the move made and is told so.
+  process of the channel's guild, a DM button at shard 0's. The table service first makes
+  the move on its own copy and records it with the one statement that writes a move only if
+  it is the next move of the stored table (the row's update takes the row's lock and checks
+  the count and the status, then commits): one round trip. If the stored table had moved
+  on, or the move was refused (perhaps because our copy was behind), it is made once more
+  inside ``Store.lock_table``: under the table's row lock (``SELECT … FOR UPDATE``) the
+  stored move count is compared with ours, the table reloaded from the row if they differ,
+  and the move checked, applied, recorded and committed. Only then is the player answered.
+  Two clicks of one button, through two processes, queue on the row: the second finds the
+  move made and is told so.
+- **Challenges and lobbies.** Their buttons and commands come from the guild's channel, so
+  they reach only the owner; only their expiry may be fired elsewhere. Each write of theirs
+  is guarded by the status in the database (a challenge starts or closes only while it is
+  still open), so one closed elsewhere is read again and its player told it is gone.
 - **Messages.** The table's *owner* is the process whose shards include the table's guild
   (``Shards.covers``). The owner alone posts and edits the table's messages outside
   interaction answers: the public table message, showdowns, the result, and each player's
@@ -20,10 +28,14 @@ rules that keep the processes from stepping on each other:
   processes never edit the same message in turn: the only other writer of a DM hand message
   is the answer to its own button, which the owner's next sync brings up to date.
 - **News.** Every committed change is announced to the other processes (PostgreSQL
-  ``NOTIFY``, see ``Store.watch``). The owner then reloads the table and syncs its messages,
-  so a DM move applied by shard 0's process shows on the public table at once; the other
-  processes reload their copy (a process that neither owns the table nor receives DMs just
-  drops it, and reads it again if it is ever needed).
+  ``NOTIFY``, see ``Store.watch``). A plain move (one that ends no hand) comes with the move
+  itself, its clocks and a checksum of the state it left: a process whose copy stood just
+  before makes the move itself, and keeps the result only if its checksum matches, else it
+  reloads the table from the row, as it does for every other change. The owner then syncs
+  the table's messages, so a DM move applied by shard 0's process shows on the public
+  table at once, with the players' notes the move leaves; the mover's DM, already edited
+  by the answer to their click, is left as it is. A process that neither owns the table
+  nor receives DMs just drops it, and reads it again if it is ever needed.
 - **Timers.** Any process that has a table loaded may fire its deadline, after claiming it
   in the database (``Store.claim_deadline``): one process wins and acts, inside the row lock
   like a move; the others wait for the news of its change, or for the claim to lapse if the

@@ -4,9 +4,10 @@ Discord-free: cogs turn Discord interactions into calls here and turn the answer
 messages. Every accepted move is committed to the store before the caller hears about it.
 One lock per table serialises everything done to it, both boards of a teams hand included.
 
-Each move is applied inside the store's lock on the table's row (``Store.lock_table``):
-with several processes on one database (see ``fleet``), another may have moved since this
-process last looked, so under the lock the stored move count is compared with ours and the
+With several processes on one database (see ``fleet``), another may have moved since this
+process last looked: a move is first recorded only if it is the next move of the stored
+table (``_Hopeful``), and failing that made again inside the store's lock on the table's
+row (``Store.lock_table``), where the stored move count is compared with ours and the
 table reloaded from the row if they differ, before the move is checked, applied and
 recorded. A process alone on its database (no other shards' processes) needs no row lock:
 its tables in memory are the truth, so each write is the store's own transaction (on SQLite,
@@ -72,6 +73,7 @@ CLOCK_KEYS = ("timers", "timer")
 # Tries at a move that ends a match, when the ratings it needs change under it.
 RATING_TRIES = 3
 
+CHALLENGE_GONE = "That challenge is no longer open. Start a new one with `/gin challenge`."
 STALE_BUTTON = (
     "That button is out of date: that move was already made, or the game has moved on. "
     "Use your latest hand message, or `/gin hand`."
@@ -567,15 +569,18 @@ class TableService:
     async def accept(self, table: Table, user_id: str, name: str | None = None) -> Table:
         async with table.lock:
             self._check_challenge_answer(table, user_id, "accept")
-            if name:
-                table.seats[1] = replace(table.seats[1], player=Player(table.opponent.id, name))
-            await self._start(table)
+            async with self._still_open(table):
+                if name:
+                    seat = replace(table.seats[1], player=Player(table.opponent.id, name))
+                    table.seats[1] = seat
+                await self._start(table)
             return table
 
     async def decline(self, table: Table, user_id: str) -> Table:
         async with table.lock:
             self._check_challenge_answer(table, user_id, "decline", challenger_may=True)
-            await self.store.close_challenge(table.id, "declined", self._now())
+            async with self._still_open(table):
+                await self.store.close_challenge(table.id, "declined", self._now())
             self._close(table, Status.DECLINED)
             return table
 
@@ -599,9 +604,7 @@ class TableService:
                 "own game in another channel with `/gin challenge`."
             )
         if table.status is not Status.CHALLENGE or table.id not in self._by_id:
-            raise TableError(
-                "That challenge is no longer open. Start a new one with `/gin challenge`."
-            )
+            raise TableError(CHALLENGE_GONE)
         if user_id == table.opponent.id:
             return
         if challenger_may and user_id == table.challenger.id:
@@ -622,13 +625,14 @@ class TableService:
         """Take a seat in a lobby; True when that filled the table and started the match."""
         async with table.lock:
             lobby.check_join(table, player, team, open_here=table.id in self._by_id)
-            table.seats.append(Seat(player, team=team))
-            await self.store.upsert_player(player.id, player.name, self._now())
-            _save_seats(table)
-            if len(table.seats) == table.size:
-                await self._start(table)
-                return True
-            await self.save_display(table)
+            async with self._still_open(table):
+                table.seats.append(Seat(player, team=team))
+                await self.store.upsert_player(player.id, player.name, self._now())
+                _save_seats(table)
+                if len(table.seats) == table.size:
+                    await self._start(table)
+                    return True
+                await self.save_display(table)
             return False
 
     async def leave(self, table: Table, user_id: str) -> bool:
@@ -636,24 +640,43 @@ class TableService:
         is left and the table closed."""
         async with table.lock:
             index = lobby.check_leave(table, user_id, open_here=table.id in self._by_id)
-            del table.seats[index]
-            humans = [seat for seat in table.seats if not seat.is_bot]
-            if not humans:
-                await self.store.close_challenge(table.id, "cancelled", self._now())
-                self._close(table, Status.CANCELLED)
-                return True
-            if table.host == user_id:
-                table.host = humans[0].player.id
-            _save_seats(table)
-            await self.save_display(table)
+            async with self._still_open(table):
+                del table.seats[index]
+                humans = [seat for seat in table.seats if not seat.is_bot]
+                if not humans:
+                    await self.store.close_challenge(table.id, "cancelled", self._now())
+                    self._close(table, Status.CANCELLED)
+                    return True
+                if table.host == user_id:
+                    table.host = humans[0].player.id
+                _save_seats(table)
+                await self.save_display(table)
             return False
 
     async def start_lobby(self, table: Table, user_id: str) -> Table:
         """The host starts a lobby that has enough players (elimination: two or more)."""
         async with table.lock:
             lobby.check_start(table, user_id, open_here=table.id in self._by_id)
-            await self._start(table)
+            async with self._still_open(table):
+                await self._start(table)
             return table
+
+    @contextlib.asynccontextmanager
+    async def _still_open(self, table: Table) -> AsyncIterator[None]:
+        """Around a change to a challenge or lobby (its lock held): the store writes it only
+        while the table is still open as such. Refused (another process let it expire,
+        say), the seats are put back, the table is read again, and the player is told."""
+        seats, host, display = list(table.seats), table.host, dict(table.display)
+        try:
+            yield
+        except StaleMove:
+            table.seats, table.host, table.display = seats, host, display
+            row = await self.store.get_table(table.id)
+            if row is None or row.status not in OPEN_STATUSES:
+                self._close(table, Status(row.status) if row is not None else Status.CANCELLED)
+            else:
+                self._catch_up(table, row)
+            raise TableError(CHALLENGE_GONE) from None
 
     async def _start(self, table: Table) -> None:
         """Deal the first hand and commit it; the seats take the match's order. Lock held."""
