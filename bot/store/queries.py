@@ -113,9 +113,12 @@ MATCH_EXISTS = "SELECT id FROM matches WHERE id = ?"
 MATCH_STATUS = "SELECT status, move_count FROM matches WHERE id = ?"
 
 # Both read only the partial index of open tables that have a deadline.
+# A deadline another process has claimed (and may be acting on) is not due to anyone else
+# until the claim lapses.
 DUE_DEADLINES = (
     "SELECT id, deadline FROM matches WHERE " + OPEN + " AND deadline IS NOT NULL"
-    " AND deadline <= ? ORDER BY deadline, id"
+    " AND deadline <= :now AND (deadline_claim IS NULL OR deadline_claim_until <= :now)"
+    " ORDER BY deadline, id"
 )
 
 NEXT_DEADLINE = "SELECT MIN(deadline) FROM matches WHERE " + OPEN + " AND deadline IS NOT NULL"

@@ -48,9 +48,10 @@ class SharedReads:
         return None if row is None else codec.load(row[0])
 
     async def due_deadlines(self, now: str) -> list[tuple[int, str]]:
-        """(match id, deadline) of open tables whose deadline is at or before ``now``, earliest
-        first. Times compare as text, so every time must be written in the same format."""
-        rows = await self._all(q.DUE_DEADLINES, (now,))
+        """(match id, deadline) of open tables whose deadline is at or before ``now`` and not
+        claimed by a process (``claim_deadline``) whose claim still holds, earliest first.
+        Times compare as text, so every time must be written in the same format."""
+        rows = await self._all(q.DUE_DEADLINES, {"now": now})
         return [(int(r[0]), str(r[1])) for r in rows]
 
     async def next_deadline(self) -> str | None:

@@ -124,7 +124,9 @@ async def test_a_due_deadline_is_claimed_once(store: AnyStore) -> None:
         *(store.claim_deadline(mid, at(10), f"p{n}", at(20), at(30)) for n in range(5))
     )
     assert claims.count(True) == 1
+    assert await store.due_deadlines(at(29)) == []  # claimed: due to nobody else meanwhile
     assert not await store.claim_deadline(mid, at(10), "late", at(29), at(99))
+    assert await store.due_deadlines(at(30)) == [(mid, at(10))]  # the claim lapsed
     # The claimant died: the claim lapses at its end and someone else may take it.
     assert await store.claim_deadline(mid, at(10), "heir", at(30), at(40))
     # A new deadline starts without a claim; a move that keeps the deadline keeps the claim.
