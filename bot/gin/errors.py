@@ -1,12 +1,15 @@
 """The engine's exceptions: every one carries a reason a player can read, and a code.
 
 ``code`` names the kind of refusal for a caller that wants to treat one specially (a button
-to show, a hint to add); the reason is always enough to show as it is.
+to show, a hint to add); the reason is always enough to show as it is. The reason is made
+from an English ``template`` with named ``values`` (``"You can't discard {card}."``), so
+the edge can show it in the player's language (``bot.i18n``) without the engine knowing
+any language but the one its code is written in.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from bot.gin.cards import Card
@@ -17,9 +20,12 @@ class GinError(Exception):
 
     code: ClassVar[str] = "gin_error"
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, template: str, /, **values: Any) -> None:
+        reason = template.format(**values) if values else template
         super().__init__(reason)
         self.reason = reason
+        self.template = template
+        self.values = values
 
 
 class IllegalMove(GinError):
@@ -45,9 +51,17 @@ class KnockLimitError(IllegalMove):
     code = "knock_limit"
 
     def __init__(
-        self, reason: str, *, limit: int, deadwood: int, card: Card, upcard: Card | None = None
+        self,
+        template: str,
+        /,
+        *,
+        limit: int,
+        deadwood: int,
+        card: Card,
+        upcard: Card | None = None,
+        **values: Any,
     ) -> None:
-        super().__init__(reason)
+        super().__init__(template, **values)
         self.limit = limit
         self.deadwood = deadwood
         self.card = card
@@ -65,7 +79,7 @@ class VariantNotAllowed(SettingsError):
 
     code = "variant_mode"
 
-    def __init__(self, reason: str, *, variant: str, mode: str) -> None:
-        super().__init__(reason)
+    def __init__(self, template: str, /, *, variant: str, mode: str, **values: Any) -> None:
+        super().__init__(template, **values)
         self.variant = variant
         self.mode = mode
