@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.art.artist import ARTIST
 from bot.art.cards import CardImages
+from bot.commands_translator import CatalogueTranslator
 from bot.config import Config
 from bot.emojis import CardEmojis
 from bot.store import store_for
@@ -95,6 +96,7 @@ class GinBot(commands.Bot):
             log.info("running %s; the other shards run elsewhere", self.service.fleet.shards)
         tables = await self.service.load()
         log.info("loaded %d open table(s) from %s", len(tables), self.config.database_shown)
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

@@ -82,6 +82,14 @@ def speaking(language: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
+def use(language: str | None) -> str:
+    """Make the rest of this task's text in ``language`` (an interaction's handler, whose
+    answer and errors all come from the one task)."""
+    chosen = ENGLISH if language is None else language_for(language)
+    _current.set(chosen)
+    return chosen
+
+
 @cache
 def _catalogue(language: str) -> gettext.NullTranslations:
     """A language's catalogue, read from its .po file and compiled in memory."""
@@ -148,4 +156,5 @@ __all__ = [
     "tr",
     "tr_n",
     "translate",
+    "use",
 ]

@@ -48,6 +48,7 @@ class User:
     username: str
     global_name: str | None = None
     bot: bool = False
+    locale: str = "en-US"  # the language of their Discord, sent with their interactions
 
     def payload(self) -> Payload:
         return {
@@ -168,6 +169,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's preferred language
 
     @property
     def everyone(self) -> Role:
@@ -202,7 +204,7 @@ class Guild:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
         }

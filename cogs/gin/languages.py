@@ -1,0 +1,59 @@
+"""Who reads which language: a player their own Discord's (learnt from each interaction of
+theirs, and kept with each table they sit at, so a restart or a DM sent before they next act
+still speaks it), the channel its server's (the server's ``language`` setting, else the
+language Discord says the server prefers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import ENGLISH, language_for
+from bot.tables import Table
+
+KEY = "languages"  # in a table's display JSON: user id -> language
+
+
+class Languages:
+    """The languages of the people and the servers this process has heard from."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._people: dict[str, str] = {}
+
+    def heard(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of the person behind an interaction, remembered for later."""
+        language = language_for(interaction.locale)
+        self._people[str(interaction.user.id)] = language
+        return language
+
+    def keep(self, table: Table, user_id: str) -> None:
+        """Write down at the table the language a seated player was last heard in."""
+        language = self._people.get(user_id)
+        if language is None or table.seat_of(user_id) is None:
+            return
+        kept = table.display.setdefault(KEY, {})
+        if kept.get(user_id) != language:
+            kept[user_id] = language
+
+    def of_player(self, table: Table, seat: int) -> str:
+        """What a player's private messages are written in."""
+        user_id = table.players[seat].id
+        language = self._people.get(user_id) or table.display.get(KEY, {}).get(user_id)
+        return language_for(language) if language else self.of_channel(table)
+
+    def of_channel(self, table: Table) -> str:
+        """What the table's channel messages are written in."""
+        chosen = getattr(table.server, "language", None)
+        if chosen:
+            return language_for(chosen)
+        return self.of_server(table.guild_id)
+
+    def of_server(self, guild_id: str | int | None) -> str:
+        guild = None
+        if guild_id is not None and str(guild_id).isdigit():
+            guild = self.client.get_guild(int(guild_id))
+        if guild is None:
+            return ENGLISH
+        return language_for(guild.preferred_locale)
