@@ -12,50 +12,101 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.gin.hand import HandResult, Outcome
+from bot.i18n import N_, number, tr, translate
 from bot.render import Face, Panel, arrangement_text
 from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
 
-SORT_TITLES = {"rating": "by rating", "wins": "by matches won"}
-# The name of the total the "points" sort ranks by, per mode: the final scores of the
-# match-over messages added up (a teams player shares the team's; elimination has no points,
-# its final score is the number of players placed below).
-SCORE_LABELS = {"teams": "team final scores", "elimination": "players outlasted"}
-FINAL_SCORES = "final scores"
-_OWN_NOTE = "final scores: each match's score with its bonuses, as its result gave it, added up"
+DOT = " · "  # between the parts of a title or a footer
+
+SORT_TITLES = {"rating": N_("by rating"), "wins": N_("by matches won")}
+# The "points" sort ranks by the final scores of the match-over messages added up, per mode
+# (a teams player shares the team's; elimination has no points, its final score is the
+# number of players placed below).
+POINTS_TITLES = {
+    "teams": N_("by team final scores"),
+    "elimination": N_("by players outlasted"),
+}
+BY_FINAL_SCORES = N_("by final scores")
+# A leaderboard line's total, per mode, with its figure.
+SCORE_TOTALS = {
+    "teams": N_("team final scores {score}"),
+    "elimination": N_("players outlasted {score}"),
+}
+FINAL_SCORES = N_("final scores {score}")
+_OWN_NOTE = N_("final scores: each match's score with its bonuses, as its result gave it, added up")
 SCORE_NOTES = {
     "classic": _OWN_NOTE,
     "three": _OWN_NOTE,
-    "teams": "team final scores: the team's score with its bonuses in each match, added up",
-    "elimination": "players outlasted: the players placed below, added up over the matches",
+    "teams": N_("team final scores: the team's score with its bonuses in each match, added up"),
+    "elimination": N_("players outlasted: the players placed below, added up over the matches"),
 }
-REASONS = {"target": "", "resign": " (resigned)", "forfeit": " (out of time)", "last_left": ""}
-VARIANT_NAMES = {"oklahoma": " · Oklahoma", "hollywood": " · Hollywood"}
+# How a match ended, said after its result when it was not by reaching the target.
+REASONS = {"resign": N_("{result} (resigned)"), "forfeit": N_("{result} (out of time)")}
+VARIANT_NAMES = {"oklahoma": "Oklahoma", "hollywood": "Hollywood"}  # the variants' own names
 MODE_NAMES = {
-    "classic": "",
-    "three": " · three players",
-    "teams": " · teams",
-    "elimination": " · elimination",
+    # TRANSLATORS: a mode of play, in a title ("Stats for Ann · three players").
+    "three": N_("three players"),
+    # TRANSLATORS: a mode of play, in a title ("Stats for Ann · teams").
+    "teams": N_("teams"),
+    # TRANSLATORS: a mode of play, in a title ("Stats for Ann · elimination").
+    "elimination": N_("elimination"),
+}
+STATUSES = {
+    # TRANSLATORS: a match's state, in a replay's title.
+    "finished": N_("finished"),
+    # TRANSLATORS: a match's state, in a replay's title.
+    "playing": N_("in progress"),
+    # TRANSLATORS: a match's state, in a replay's title (cancelled, or closed unfinished).
+    "cancelled": N_("closed"),
 }
 
 
 def _ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    """A place as the language writes it: 1st, 2nd, 3rd, 4th."""
+    ending = place % 10 if not 10 <= place % 100 <= 20 else 0
+    if ending == 1:
+        # TRANSLATORS: a place in a match (1st, 21st); write your language's ordinal of {n}.
+        return tr("{n}st", n=place)
+    if ending == 2:
+        # TRANSLATORS: a place in a match (2nd, 22nd); write your language's ordinal of {n}.
+        return tr("{n}nd", n=place)
+    if ending == 3:
+        # TRANSLATORS: a place in a match (3rd, 23rd); write your language's ordinal of {n}.
+        return tr("{n}rd", n=place)
+    # TRANSLATORS: a place in a match (4th, 11th); write your language's ordinal of {n}.
+    return tr("{n}th", n=place)
 
 
 def _name(name: str | None, user_id: str) -> str:
     return name or f"<@{user_id}>"
 
 
-def score_label(mode: str) -> str:
-    """What the leaderboard's score total is called in a mode."""
-    return SCORE_LABELS.get(mode, FINAL_SCORES)
+def _percent(rate: float) -> str:
+    """A rate of 0..1 as a whole percentage, without its sign (the sentence has it)."""
+    return f"{rate * 100:.0f}"
+
+
+def _page(page: int, pages: int) -> str:
+    return tr("Page {page} of {pages}", page=page + 1, pages=pages)
+
+
+def _titled(title: str, mode: str, *more: str) -> str:
+    """A title, then the mode's name (none for classic) and any further parts."""
+    named = MODE_NAMES.get(mode)
+    parts = [title, *([translate(named)] if named else []), *more]
+    return DOT.join(parts)
+
+
+def _not_yet(who: str) -> str:
+    return tr("{who} hasn't finished a match of this kind in this server yet.", who=who)
 
 
 def sort_title(sort: str, mode: str = "classic") -> str:
+    """What a leaderboard is sorted by, as its title ends: "by rating"."""
     if sort == "points":
-        return f"by {score_label(mode)}"
-    return SORT_TITLES.get(sort, sort)
+        return translate(POINTS_TITLES.get(mode, BY_FINAL_SCORES))
+    title = SORT_TITLES.get(sort)
+    return translate(title) if title else sort
 
 
 def leaderboard_panel(
@@ -67,63 +118,97 @@ def leaderboard_panel(
     vs_bot: bool = False,
     mode: str = "classic",
 ) -> Panel:
-    named = MODE_NAMES.get(mode, "")
     if vs_bot:
-        title = f"Gin Rummy{named} · players against the bot"
+        # TRANSLATORS: the game's name, heading the leaderboard of players against the bot.
+        title = _titled(tr("Gin Rummy"), mode, tr("players against the bot"))
     else:
-        title = f"Gin Rummy leaderboard{named} · {sort_title(sort, mode)}"
+        title = _titled(tr("Gin Rummy leaderboard"), mode, sort_title(sort, mode))
     if not rows:
         body = (
-            "Nobody has finished a match against the bot yet. Try `/gin practice`."
+            tr("Nobody has finished a match against the bot yet. Try `/gin practice`.")
             if vs_bot
-            else "No finished matches yet. Start one with `/gin challenge`."
+            else tr("No finished matches yet. Start one with `/gin challenge`.")
         )
-        return Panel(title, body, f"Page {page + 1} of {pages}")
+        return Panel(title, body, _page(page, pages))
     lines = []
-    label = score_label(mode)
+    total = SCORE_TOTALS.get(mode, FINAL_SCORES)
     for i, row in enumerate(rows):
-        place = page * 10 + i + 1
-        rating = "" if row.rating is None else f" · rating {row.rating:.1f}"
-        mark = " *(provisional)*" if row.provisional else ""
+        name = _name(row.name, row.user_id)
+        if row.provisional:
+            # TRANSLATORS: a leaderboard player with too few matches for a settled rating.
+            name = tr("{name} *(provisional)*", name=name)
+        parts = [
+            tr(
+                "{won} won of {played} ({percent}%)",
+                won=row.won,
+                played=row.played,
+                percent=_percent(row.win_rate),
+            ),
+            translate(total, {"score": number(row.final_scores)}),
+        ]
+        if row.rating is not None:
+            parts.append(tr("rating {rating}", rating=number(row.rating, 1)))
         lines.append(
-            f"**{place}.** {_name(row.name, row.user_id)}{mark} — {row.won} won of {row.played} "
-            f"({row.win_rate:.0%}) · {label} {row.final_scores}{rating}"
+            tr(
+                "**{place}.** {name} — {record}",
+                place=page * 10 + i + 1,
+                name=name,
+                record=DOT.join(parts),
+            )
         )
-    footer = f"Page {page + 1} of {pages} · {SCORE_NOTES.get(mode, SCORE_NOTES['classic'])}"
+    footer = [_page(page, pages), translate(SCORE_NOTES.get(mode, SCORE_NOTES["classic"]))]
     if not vs_bot:
-        footer += " · ratings count uncertainty: a few lucky wins don't top the table"
-    return Panel(title, "\n".join(lines), footer)
+        footer.append(tr("ratings count uncertainty: a few lucky wins don't top the table"))
+    return Panel(title, "\n".join(lines), DOT.join(footer))
 
 
 def history_panel(
     who: str, rows: Sequence[HistoryRow], page: int, pages: int, mode: str = "classic"
 ) -> Panel:
-    title = f"Recent matches of {who}{MODE_NAMES.get(mode, '')}"
+    title = _titled(tr("Recent matches of {who}", who=who), mode)
     if not rows:
-        return Panel(title, f"{who} hasn't finished a match of this kind in this server yet.")
-    lines = []
-    for row in rows:
-        reason = REASONS.get(row.reason, "")
-        if row.opponent_id is None:  # more than two players: the place tells the result
-            if mode == "elimination":
-                score = f"outlasted {row.final_score}"
-            else:
-                score = f"{'team ' if mode == 'teams' else ''}final score {row.final_score}"
-            lines.append(
-                f"`#{row.match_id}` {row.finished_at[:10]} · **{_ordinal(row.place)}** of "
-                f"{row.players} · {score}{reason}"
-            )
-            continue
-        opponent = "the bot" if row.vs_bot else _name(row.opponent_name, row.opponent_id)
-        result = "won" if row.won else "lost"
-        lines.append(
-            f"`#{row.match_id}` {row.finished_at[:10]} · vs {opponent} · **{result}** "
-            f"{row.final_score}–{row.opponent_final_score}{reason}"
+        return Panel(title, _not_yet(who))
+    lines = [_history_line(row, mode) for row in rows]
+    footer = [_page(page, pages)]
+    if mode != "elimination":
+        footer.append(tr("scores are final scores, bonuses included"))
+    footer.append("/gin replay match:<id>")
+    return Panel(title, "\n".join(lines), DOT.join(footer))
+
+
+def _history_line(row: HistoryRow, mode: str) -> str:
+    """One match of a player's history: its number, day, opponent or place, and score."""
+    match, day = row.match_id, row.finished_at[:10]
+    if row.opponent_id is None:  # more than two players: the place tells the result
+        if mode == "elimination":
+            score = tr("outlasted {score}", score=row.final_score)
+        elif mode == "teams":
+            score = tr("team final score {score}", score=row.final_score)
+        else:
+            score = tr("final score {score}", score=row.final_score)
+        line = tr(
+            "`#{match}` {day} · **{place}** of {players} · {score}",
+            match=match,
+            day=day,
+            place=_ordinal(row.place),
+            players=row.players,
+            score=score,
         )
-    note = "" if mode == "elimination" else " · scores are final scores, bonuses included"
-    return Panel(
-        title, "\n".join(lines), f"Page {page + 1} of {pages}{note} · /gin replay match:<id>"
-    )
+    else:
+        opponent = tr("the bot") if row.vs_bot else _name(row.opponent_name, row.opponent_id)
+        scores = {
+            "match": match,
+            "day": day,
+            "opponent": opponent,
+            "score": row.final_score,
+            "other": row.opponent_final_score,
+        }
+        if row.won:
+            line = tr("`#{match}` {day} · vs {opponent} · **won** {score}–{other}", **scores)
+        else:
+            line = tr("`#{match}` {day} · vs {opponent} · **lost** {score}–{other}", **scores)
+    reason = REASONS.get(row.reason)
+    return translate(reason, {"result": line}) if reason else line
 
 
 def replay_panel(
@@ -139,108 +224,208 @@ def replay_panel(
     Only finished hands are recorded, so a hand still being played is never shown; a void
     hand had no showdown, so its cards stay hidden.
     """
-    status = {"finished": "finished", "playing": "in progress", "cancelled": "closed"}.get(
-        row.status, row.status
-    )
+    known = STATUSES.get(row.status)
+    status = translate(known) if known else row.status
     mode = getattr(row, "mode", "classic")
-    who = " vs ".join(names) if len(names) == 2 else ", ".join(names)
-    variant = VARIANT_NAMES.get(str((row.settings or {}).get("rules", {}).get("variant")), "")
-    title = f"Replay of match #{row.id}{MODE_NAMES.get(mode, '')}{variant} · {who} ({status})"
+    if len(names) == 2:
+        who = tr("{first} vs {second}", first=names[0], second=names[1])
+    else:
+        who = ", ".join(names)
+    variant = VARIANT_NAMES.get(str((row.settings or {}).get("rules", {}).get("variant")))
+    title = _titled(
+        tr("Replay of match #{match}", match=row.id),
+        mode,
+        *([variant] if variant else []),
+        tr("{players} ({status})", players=who, status=status),
+    )
     if len(title) > 250:
         title = title[:249] + "…"
     if not hands:
-        return Panel(title, "No hand of this match has finished yet.")
+        return Panel(title, tr("No hand of this match has finished yet."))
     lines = []
     for hand in hands:
         result = HandResult.from_dict(hand.result["result"])
         board = int(getattr(hand, "board", 0))
+        dealer = names[hand.dealer_seat]
         if mode == "elimination":
-            winner = names[result.winner] if result.winner is not None else "nobody"
-            lines.append(f"**Round {hand.number}** · {names[hand.dealer_seat]} dealt")
-            lines.append(f"{winner} went gin and was out.")
+            lines.append(
+                tr("**Round {number}** · {dealer} dealt", number=hand.number, dealer=dealer)
+            )
+            if result.winner is None:
+                lines.append(tr("nobody went gin and was out."))
+                winner = tr("nobody")
+            else:
+                winner = names[result.winner]
+                lines.append(tr("{winner} went gin and was out.", winner=winner))
             if result.knocker_arrangement is not None:
                 shown = arrangement_text(result.knocker_arrangement, face)
                 lines.append(f"› {winner}: {shown}")
             continue
-        game = f", game {board + 1}" if mode == "teams" else ""
-        lines.append(f"**Hand {hand.number}{game}** · {names[hand.dealer_seat]} dealt")
+        if mode == "teams":
+            lines.append(
+                tr(
+                    "**Hand {number}, game {game}** · {dealer} dealt",
+                    number=hand.number,
+                    game=board + 1,
+                    dealer=dealer,
+                )
+            )
+        else:
+            lines.append(
+                tr("**Hand {number}** · {dealer} dealt", number=hand.number, dealer=dealer)
+            )
         lines.extend(_hand_lines(names, result, face))
-    return Panel(title, "\n".join(lines), f"Page {page + 1} of {pages}")
+    return Panel(title, "\n".join(lines), _page(page, pages))
+
+
+# What the knocker did in each outcome, and who scored what.
+_OUTCOMES = {
+    Outcome.KNOCK: N_("{knocker} knocked and won; **{winner} scored {points}**."),
+    Outcome.UNDERCUT: N_("{knocker} knocked and was undercut; **{winner} scored {points}**."),
+    Outcome.GIN: N_("{knocker} went gin; **{winner} scored {points}**."),
+    Outcome.BIG_GIN: N_("{knocker} went Big Gin; **{winner} scored {points}**."),
+}
 
 
 def _hand_lines(names: Sequence[str], result: HandResult, face: Face = str) -> list[str]:
     if result.outcome is Outcome.VOID:
-        return ["Void: the stock ran out; no cards were shown."]
+        return [tr("Void: the stock ran out; no cards were shown.")]
     assert result.knocker is not None and result.defender is not None
     knocker, defender = names[result.knocker], names[result.defender]
-    what = {
-        Outcome.KNOCK: "knocked and won",
-        Outcome.UNDERCUT: "knocked and was undercut",
-        Outcome.GIN: "went gin",
-        Outcome.BIG_GIN: "went Big Gin",
-    }[result.outcome]
-    winner = names[result.winner] if result.winner is not None else "nobody"
-    lines = [f"{knocker} {what}; **{winner} scored {result.points}**."]
+    winner = names[result.winner] if result.winner is not None else tr("nobody")
+    lines = [
+        translate(
+            _OUTCOMES[result.outcome],
+            {"knocker": knocker, "winner": winner, "points": result.points},
+        )
+    ]
     if result.knocker_arrangement is not None:
         lines.append(
-            f"› {knocker}: {arrangement_text(result.knocker_arrangement, face)} "
-            f"(deadwood {result.knocker_deadwood})"
+            tr(
+                "› {player}: {cards} (deadwood {deadwood})",
+                player=knocker,
+                cards=arrangement_text(result.knocker_arrangement, face),
+                deadwood=result.knocker_deadwood,
+            )
         )
     if result.defender_arrangement is not None:
-        laid = ""
+        shown = {
+            "player": defender,
+            "cards": arrangement_text(result.defender_arrangement, face),
+            "deadwood": result.defender_deadwood,
+        }
         if result.layoffs:
-            laid = ", laid off " + " ".join(face(c) for c, _ in result.layoffs)
-        lines.append(
-            f"› {defender}: {arrangement_text(result.defender_arrangement, face)}{laid} "
-            f"(deadwood {result.defender_deadwood})"
-        )
+            laid = " ".join(face(c) for c, _ in result.layoffs)
+            lines.append(
+                tr("› {player}: {cards}, laid off {laid} (deadwood {deadwood})", laid=laid, **shown)
+            )
+        else:
+            lines.append(tr("› {player}: {cards} (deadwood {deadwood})", **shown))
     return lines
 
 
 def stats_panel(who: str, stats: PlayerStats | None, mode: str = "classic") -> Panel:
     """A player's record in one mode: matches, rating, streaks, the hands (games of teams
     hands, elimination rounds) and what happened in them, and the scores, each labelled."""
-    title = f"Stats for {who}{MODE_NAMES.get(mode, '')}"
+    title = _titled(tr("Stats for {who}", who=who), mode)
     if stats is None or stats.played == 0:
-        return Panel(title, f"{who} hasn't finished a match of this kind in this server yet.")
-    rating = "unrated" if stats.rating is None else f"{stats.rating:.1f}"
-    if stats.rating is not None and stats.mu is not None and stats.sigma is not None:
-        rating += f" (skill {stats.mu:.1f} ± {stats.sigma:.1f})"
+        return Panel(title, _not_yet(who))
+    if stats.rating is None:
+        # TRANSLATORS: a player's rating when they have none yet.
+        rating = tr("unrated")
+    else:
+        rating = number(stats.rating, 1)
+        if stats.mu is not None and stats.sigma is not None:
+            rating = tr(
+                "{rating} (skill {mu} ± {sigma})",
+                rating=rating,
+                mu=number(stats.mu, 1),
+                sigma=number(stats.sigma, 1),
+            )
     lines = [
-        f"**Matches:** {stats.played} played · {stats.won} won · {stats.lost} lost "
-        f"({stats.win_rate:.0%})",
-        f"**Rating:** {rating}",
-        f"**Win streak:** {stats.current_streak} now · best {stats.best_streak}",
+        tr(
+            "**Matches:** {played} played · {won} won · {lost} lost ({percent}%)",
+            played=stats.played,
+            won=stats.won,
+            lost=stats.lost,
+            percent=_percent(stats.win_rate),
+        ),
+        tr("**Rating:** {rating}", rating=rating),
+        tr(
+            "**Win streak:** {current} now · best {best}",
+            current=stats.current_streak,
+            best=stats.best_streak,
+        ),
     ]
+    final_scores = number(stats.final_scores)
+    average = number(stats.avg_final_score, 1)
     if mode == "elimination":  # no knocks, so no undercuts, and no points: only gins count
         lines += [
-            f"**Rounds:** {stats.hands_played} played · {stats.gins} won by going gin",
-            f"**Players outlasted:** {stats.final_scores} in all · "
-            f"{stats.avg_final_score:.1f} per match",
+            tr(
+                "**Rounds:** {played} played · {gins} won by going gin",
+                played=stats.hands_played,
+                gins=stats.gins,
+            ),
+            tr(
+                "**Players outlasted:** {total} in all · {average} per match",
+                total=final_scores,
+                average=average,
+            ),
         ]
-        return Panel(title, "\n".join(lines), "Matches against the bot count here.")
-    hands = "Games" if mode == "teams" else "Hands"
+        return Panel(title, "\n".join(lines), tr("Matches against the bot count here."))
+    if mode == "teams":
+        played = tr(
+            "**Games:** {played} played · {won} won (your game of each hand)",
+            played=stats.hands_played,
+            won=stats.hands_won,
+        )
+    else:
+        played = tr(
+            "**Hands:** {played} played · {won} won",
+            played=stats.hands_played,
+            won=stats.hands_won,
+        )
     lines += [
-        f"**{hands}:** {stats.hands_played} played · {stats.hands_won} won"
-        + (" (your game of each hand)" if mode == "teams" else ""),
-        f"**Knocks:** {stats.knocks} ({stats.knock_rate:.0%}) · **gins:** {stats.gins} "
-        f"({stats.gin_rate:.0%}) · **Big Gins:** {stats.big_gins}",
-        f"**Undercuts made:** {stats.undercuts_made} ({stats.undercut_rate:.0%}) · "
-        f"**undercuts suffered:** {stats.undercuts_suffered}",
+        played,
+        tr(
+            "**Knocks:** {knocks} ({knock_rate}%) · **gins:** {gins} ({gin_rate}%) · "
+            "**Big Gins:** {big_gins}",
+            knocks=stats.knocks,
+            knock_rate=_percent(stats.knock_rate),
+            gins=stats.gins,
+            gin_rate=_percent(stats.gin_rate),
+            big_gins=stats.big_gins,
+        ),
+        tr(
+            "**Undercuts made:** {made} ({rate}%) · **undercuts suffered:** {suffered}",
+            made=stats.undercuts_made,
+            rate=_percent(stats.undercut_rate),
+            suffered=stats.undercuts_suffered,
+        ),
     ]
+    hand_points = number(stats.hand_points)
     if mode == "teams":
         lines += [
-            f"**Team final scores:** {stats.final_scores} in all · "
-            f"{stats.avg_final_score:.1f} per match (bonuses included)",
-            f"**Team hand points:** {stats.hand_points} in all (before bonuses)",
+            tr(
+                "**Team final scores:** {total} in all · {average} per match (bonuses included)",
+                total=final_scores,
+                average=average,
+            ),
+            tr("**Team hand points:** {total} in all (before bonuses)", total=hand_points),
         ]
-        footer = "Rates are per game played; matches against the bot count here."
+        footer = tr("Rates are per game played; matches against the bot count here.")
     else:
         lines += [
-            f"**Final scores:** {stats.final_scores} in all · {stats.avg_final_score:.1f} "
-            "per match (bonuses included)",
-            f"**Hand points:** {stats.hand_points} in all · {stats.avg_hand_points:.1f} "
-            "per hand (before bonuses)",
+            tr(
+                "**Final scores:** {total} in all · {average} per match (bonuses included)",
+                total=final_scores,
+                average=average,
+            ),
+            tr(
+                "**Hand points:** {total} in all · {average} per hand (before bonuses)",
+                total=hand_points,
+                average=number(stats.avg_hand_points, 1),
+            ),
         ]
-        footer = "Rates are per hand played; matches against the bot count here."
+        footer = tr("Rates are per hand played; matches against the bot count here.")
     return Panel(title, "\n".join(lines), footer)

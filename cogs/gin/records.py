@@ -107,7 +107,8 @@ class RecordPages:
         row = await self.store.get_table(int(match))
         if row is None or row.guild_id != guild_id:
             raise TableError(
-                f"There is no match #{match} in this server. `/gin history` lists match numbers."
+                "There is no match #{match} in this server. `/gin history` lists match numbers.",
+                match=match,
             )
         hands = await self.store.hands(row.id)
         pages = max(1, -(-len(hands) // REPLAY_HANDS))

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from bot.i18n import tr
 from bot.server_settings import duration
 from bot.tables import Table, TableService, TimerEvent, TimerKind
 
@@ -60,15 +61,19 @@ class TimerRunner:
     async def announce(self, event: TimerEvent) -> None:
         table = event.table
         if event.kind is TimerKind.EXPIRED:
+            waited = duration(table.server.challenge_seconds)
             if table.mode_name != "classic":  # a lobby
-                text = (
-                    f"Nobody started this table in {duration(table.server.challenge_seconds)}. "
-                    "The channel is free again."
+                text = tr(
+                    "Nobody started this table in {waited}. The channel is free again.",
+                    waited=waited,
                 )
             else:
-                text = (
-                    f"{table.opponent.name} didn't answer {table.challenger.name}'s challenge in "
-                    f"{duration(table.server.challenge_seconds)}. The channel is free again."
+                text = tr(
+                    "{opponent} didn't answer {challenger}'s challenge in {waited}. "
+                    "The channel is free again.",
+                    opponent=table.opponent.name,
+                    challenger=table.challenger.name,
+                    waited=waited,
                 )
             await self.display.expired(table, text)
             return
@@ -76,35 +81,59 @@ class TimerRunner:
         where = self.display.where(table)
         if event.kind is TimerKind.REMINDER:
             left = duration(round(table.server.turn_seconds / 2))
-            await self.display.tell(
-                table,
-                event.seat,
-                f"⏰ It's your turn at {where}. {left} left, or you {_forfeit_word(table)}.",
-            )
+            await self.display.tell(table, event.seat, _reminder(table, where, left))
             return
         loser = table.players[event.seat].name
         await self.display.sync(table)
         if table.mode_name == "elimination" and event.result is None:
             await self.display.tell(
-                table, event.seat, f"⌛ You ran out of time at {where}: you are out of the match."
+                table,
+                event.seat,
+                tr("⌛ You ran out of time at {where}: you are out of the match.", where=where),
             )
             return
         await self.display.tell(
-            table, event.seat, f"⌛ You ran out of time at {where}: the match is lost."
+            table,
+            event.seat,
+            tr("⌛ You ran out of time at {where}: the match is lost.", where=where),
         )
         match = table.match
         for seat in range(len(table.players)):
             if seat == event.seat or match is None:
                 continue
             won = event.result is not None and event.result.placings[seat] == 1
-            text = f"🏆 {loser} ran out of time ({where})"
-            text += ": you win the match!" if won else ": the match is over."
+            if won:
+                text = tr(
+                    "🏆 {loser} ran out of time ({where}): you win the match!",
+                    loser=loser,
+                    where=where,
+                )
+            else:
+                text = tr(
+                    "🏆 {loser} ran out of time ({where}): the match is over.",
+                    loser=loser,
+                    where=where,
+                )
             await self.display.tell(table, seat, text)
 
 
-def _forfeit_word(table: Table) -> str:
+def _reminder(table: Table, where: str, left: str) -> str:
+    """The halfway reminder: where it is the player's turn, the time left, and what running
+    out of it costs in this mode."""
     if table.mode_name == "elimination":
-        return "are out of the match"
+        return tr(
+            "⏰ It's your turn at {where}. {left} left, or you are out of the match.",
+            where=where,
+            left=left,
+        )
     if table.mode_name == "teams":
-        return "forfeit the match for your team"
-    return "forfeit the match"
+        return tr(
+            "⏰ It's your turn at {where}. {left} left, or you forfeit the match for your team.",
+            where=where,
+            left=left,
+        )
+    return tr(
+        "⏰ It's your turn at {where}. {left} left, or you forfeit the match.",
+        where=where,
+        left=left,
+    )
