@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
-from bot.gin.settings import Settings, Variant
+from bot.gin.phrase import Phrase
+from bot.gin.settings import Variant
+from bot.i18n import N_, tr, translate
 from bot.render import (
     Panel,
     challenge_panel,
@@ -42,6 +44,80 @@ log = logging.getLogger(__name__)
 
 MAX_MATCH_NUMBER = 2**53  # Discord's largest integer option
 
+# The options with a fixed set of values: the values stay what the code reads, the names are
+# what Discord shows (in the reader's language, through the command translator).
+Choices = list[app_commands.Choice[str]]
+
+LEVEL_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: how well the bot plays.
+    app_commands.Choice(name=N_("easy"), value="easy"),
+    # TRANSLATORS: a choice of option: how well the bot plays.
+    app_commands.Choice(name=N_("normal"), value="normal"),
+    # TRANSLATORS: a choice of option: how well the bot plays.
+    app_commands.Choice(name=N_("hard"), value="hard"),
+]
+VARIANT_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: the plain two-player game, no variant.
+    app_commands.Choice(name=N_("classic"), value="classic"),
+    # TRANSLATORS: a choice of option: the variant's name (Oklahoma Gin).
+    app_commands.Choice(name=N_("oklahoma"), value="oklahoma"),
+    # TRANSLATORS: a choice of option: the variant's name (Hollywood Gin, three games at once).
+    app_commands.Choice(name=N_("hollywood"), value="hollywood"),
+]
+ACE_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: an ace upcard (Oklahoma) means gin only.
+    app_commands.Choice(name=N_("gin"), value="gin"),
+    # TRANSLATORS: a choice of option: an ace upcard (Oklahoma) means a 1-point knock.
+    app_commands.Choice(name=N_("one"), value="one"),
+]
+OPEN_MODE_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: the game for three players.
+    app_commands.Choice(name=N_("three"), value="three"),
+    # TRANSLATORS: a choice of option: the game for two teams of two.
+    app_commands.Choice(name=N_("teams"), value="teams"),
+    # TRANSLATORS: a choice of option: the game where players drop out until one loses.
+    app_commands.Choice(name=N_("elimination"), value="elimination"),
+]
+MODE_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: the two-player game.
+    app_commands.Choice(name=N_("classic"), value="classic"),
+    *OPEN_MODE_CHOICES,
+]
+SOURCE_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: draw from the stock (the face-down pile).
+    app_commands.Choice(name=N_("stock"), value="stock"),
+    # TRANSLATORS: a choice of option: draw from the discard pile.
+    app_commands.Choice(name=N_("discard"), value="discard"),
+]
+NEXT_DEALER_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: the loser of a hand deals the next one.
+    app_commands.Choice(name=N_("loser"), value="loser"),
+    # TRANSLATORS: a choice of option: the winner of a hand deals the next one.
+    app_commands.Choice(name=N_("winner"), value="winner"),
+    # TRANSLATORS: a choice of option: the players take turns dealing.
+    app_commands.Choice(name=N_("alternate"), value="alternate"),
+]
+SIT_OUT_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: three players take turns sitting out.
+    app_commands.Choice(name=N_("rotate"), value="rotate"),
+    # TRANSLATORS: a choice of option: the loser of a hand deals and sits out next.
+    app_commands.Choice(name=N_("loser"), value="loser"),
+]
+SET_SUITS_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: a set may hold identical cards (several decks).
+    app_commands.Choice(name=N_("any"), value="any"),
+    # TRANSLATORS: a choice of option: a set's cards must all be of different suits.
+    app_commands.Choice(name=N_("different"), value="different"),
+]
+SORT_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: order the leaderboard by rating.
+    app_commands.Choice(name=N_("rating"), value="rating"),
+    # TRANSLATORS: a choice of option: order the leaderboard by matches won.
+    app_commands.Choice(name=N_("wins"), value="wins"),
+    # TRANSLATORS: a choice of option: order the leaderboard by final scores.
+    app_commands.Choice(name=N_("points"), value="points"),
+]
+
 
 async def reply(
     interaction: discord.Interaction[Any],
@@ -58,7 +134,7 @@ class GinCog(commands.Cog):
     """Gin Rummy: challenges, moves, and the views that show them."""
 
     gin = app_commands.Group(
-        name="gin", description="Play Gin Rummy in this channel", guild_only=True
+        name="gin", description=N_("Play Gin Rummy in this channel"), guild_only=True
     )
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -147,18 +223,21 @@ class GinCog(commands.Cog):
 
     # --- challenges -----------------------------------------------------------------------
 
-    @gin.command(name="challenge", description="Challenge someone to a match in this channel")
+    @gin.command(name="challenge", description=N_("Challenge someone to a match in this channel"))
     @app_commands.describe(
-        opponent="Who to play",
-        target="Points to win (server default if left out)",
-        gin_bonus="Bonus for going gin",
-        undercut_bonus="Bonus for an undercut",
-        big_gin="Allow Big Gin (all 11 cards melded)",
-        level="How well I play, when you challenge me (default normal)",
-        variant="Classic, Oklahoma (the upcard sets the knock limit) or Hollywood (three games)",
-        ace="Oklahoma: an ace upcard means gin only (default) or a 1-point knock",
-        spades_double="Oklahoma: a spade upcard doubles the hand's score",
+        opponent=N_("Who to play"),
+        target=N_("Points to win (server default if left out)"),
+        gin_bonus=N_("Bonus for going gin"),
+        undercut_bonus=N_("Bonus for an undercut"),
+        big_gin=N_("Allow Big Gin (all 11 cards melded)"),
+        level=N_("How well I play, when you challenge me (default normal)"),
+        variant=N_(
+            "Classic, Oklahoma (the upcard sets the knock limit) or Hollywood (three games)"
+        ),
+        ace=N_("Oklahoma: an ace upcard means gin only (default) or a 1-point knock"),
+        spades_double=N_("Oklahoma: a spade upcard doubles the hand's score"),
     )
+    @app_commands.choices(level=LEVEL_CHOICES, variant=VARIANT_CHOICES, ace=ACE_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -264,13 +343,14 @@ class GinCog(commands.Cog):
             table.display["challenge"] = response.message_id
             await self.service.save_display(table)
 
-    @gin.command(name="practice", description="Play a match against me, right now")
+    @gin.command(name="practice", description=N_("Play a match against me, right now"))
     @app_commands.describe(
-        level="How well I play (default normal)",
-        mode="Two players (default), three, two teams of two, or elimination",
-        players="Elimination: how many seats, you included (default 6)",
-        variant="Two players: classic, Oklahoma or Hollywood (default: the server's)",
+        level=N_("How well I play (default normal)"),
+        mode=N_("Two players (default), three, two teams of two, or elimination"),
+        players=N_("Elimination: how many seats, you included (default 6)"),
+        variant=N_("Two players: classic, Oklahoma or Hollywood (default: the server's)"),
     )
+    @app_commands.choices(level=LEVEL_CHOICES, mode=MODE_CHOICES, variant=VARIANT_CHOICES)
     async def practice(
         self,
         interaction: discord.Interaction[Any],
@@ -285,9 +365,12 @@ class GinCog(commands.Cog):
             await self._play_the_bot(interaction, level, _given(variant=variant))
             return
         if variant not in (None, "classic"):
+            # TRANSLATORS: {variant} is Oklahoma or Hollywood; `mode:{mode}` is typed as it is.
             raise TableError(
-                f"{variant.capitalize()} is a two-player game: leave `variant` out for "
-                f"`mode:{mode}`, or practise it with `mode:classic`."
+                "{variant} is a two-player game: leave `variant` out for `mode:{mode}`, or "
+                "practise it with `mode:classic`.",
+                variant=variant.capitalize(),
+                mode=mode,
             )
         server = await self.service.server_settings(str(interaction.guild_id))
         size = lobby_size(mode, players)
@@ -304,15 +387,16 @@ class GinCog(commands.Cog):
 
     # --- tables of more than two -----------------------------------------------------------
 
-    @gin.command(name="open", description="Open a table here: three, two teams, or elimination")
+    @gin.command(name="open", description=N_("Open a table here: three, two teams, or elimination"))
     @app_commands.describe(
-        mode="Three players, two teams of two, or elimination (2 to 14)",
-        players="Elimination: how many seats (2-14, default 6)",
-        bots="How many seats I fill myself (default none)",
-        level="How well I play in my seats (default normal)",
-        target="Points to win (three players) or the team target (teams)",
-        team="Teams: the side you want (1 or 2); leave out to let the cut decide",
+        mode=N_("Three players, two teams of two, or elimination (2 to 14)"),
+        players=N_("Elimination: how many seats (2-14, default 6)"),
+        bots=N_("How many seats I fill myself (default none)"),
+        level=N_("How well I play in my seats (default normal)"),
+        target=N_("Points to win (three players) or the team target (teams)"),
+        team=N_("Teams: the side you want (1 or 2); leave out to let the cut decide"),
     )
+    @app_commands.choices(mode=OPEN_MODE_CHOICES, level=LEVEL_CHOICES)
     async def open_table(
         self,
         interaction: discord.Interaction[Any],
@@ -338,8 +422,8 @@ class GinCog(commands.Cog):
             team=None if team is None else team - 1,
         )
 
-    @gin.command(name="join", description="Take a seat at the table open in this channel")
-    @app_commands.describe(team="Teams: the side you want (1 or 2); leave out for the cut")
+    @gin.command(name="join", description=N_("Take a seat at the table open in this channel"))
+    @app_commands.describe(team=N_("Teams: the side you want (1 or 2); leave out for the cut"))
     async def join(
         self,
         interaction: discord.Interaction[Any],
@@ -348,12 +432,12 @@ class GinCog(commands.Cog):
         table = self.service.require_table(str(interaction.channel_id))
         await self.lobbies.join(interaction, table, None if team is None else team - 1)
 
-    @gin.command(name="leave", description="Give up your seat at the table open here")
+    @gin.command(name="leave", description=N_("Give up your seat at the table open here"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self.lobbies.leave(interaction, table)
 
-    @gin.command(name="start", description="Start the table open here (its host only)")
+    @gin.command(name="start", description=N_("Start the table open here (its host only)"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self.lobbies.start(interaction, table)
@@ -369,10 +453,17 @@ class GinCog(commands.Cog):
         server = (await self.service.server_settings(guild_id)).with_changes(**overrides)
         oklahoma_only = {"ace", "spades_double"} & set(overrides)
         if oklahoma_only and server.rules.variant is not Variant.OKLAHOMA:
-            names = " and ".join(f"`{n}`" for n in sorted(oklahoma_only))
+            if len(oklahoma_only) == 1:
+                raise TableError(
+                    "`{option}` is for Oklahoma: add `variant:oklahoma`, or leave them out.",
+                    option=min(oklahoma_only),
+                )
+            first, second = sorted(oklahoma_only)
             raise TableError(
-                f"{names} {'is' if len(oklahoma_only) == 1 else 'are'} for Oklahoma: add "
-                "`variant:oklahoma`, or leave them out."
+                "`{first}` and `{second}` are for Oklahoma: add `variant:oklahoma`, or leave "
+                "them out.",
+                first=first,
+                second=second,
             )
         return server
 
@@ -395,29 +486,41 @@ class GinCog(commands.Cog):
                 opponent_is_bot=True,
                 bot_level=level,
             )
-            interaction.extras[COMMITTED] = (
+            interaction.extras[COMMITTED] = tr(
                 "Your practice match has started, but I couldn't say so here. Your hand is "
                 "on its way by DM; `/gin hand` shows it here too."
             )
             try:
+                level_name = translate(level)  # the name of its choice (LEVEL_CHOICES)
                 panel = Panel(
-                    f"Gin Rummy · {player.name} vs {me_player.name} ({level})",
-                    f"{interaction.user.mention} plays me at the **{level}** level, first to "
-                    f"{server.rules.target}. Your hand is on its way by DM (`/gin hand` shows "
-                    "it here too); the table is below. This match counts in your stats and "
-                    "history, but not on the leaderboard.",
+                    # TRANSLATORS: a title: the player, the bot and how well it plays.
+                    tr(
+                        "Gin Rummy · {player} vs {bot} ({level})",
+                        player=player.name,
+                        bot=me_player.name,
+                        level=level_name,
+                    ),
+                    tr(
+                        "{mention} plays me at the **{level}** level, first to {target}. "
+                        "Your hand is on its way by DM (`/gin hand` shows it here too); the "
+                        "table is below. This match counts in your stats and history, but "
+                        "not on the leaderboard.",
+                        mention=interaction.user.mention,
+                        level=level_name,
+                        target=server.rules.target,
+                    ),
                 )
                 await send(interaction, embeds=[embed(panel)], ephemeral=False)
             finally:
                 await self.display.sync(table)
                 self.opponent.nudge(table)
 
-    @gin.command(name="accept", description="Accept the challenge in this channel")
+    @gin.command(name="accept", description=N_("Accept the challenge in this channel"))
     async def accept(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self._accept(interaction, table, via_button=False)
 
-    @gin.command(name="decline", description="Decline the challenge in this channel")
+    @gin.command(name="decline", description=N_("Decline the challenge in this channel"))
     async def decline(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self._decline(interaction, table, via_button=False)
@@ -442,19 +545,13 @@ class GinCog(commands.Cog):
     ) -> None:
         async with self._activity():
             await self.service.accept(table, str(interaction.user.id), name_of(interaction.user))
-            interaction.extras[COMMITTED] = (
+            interaction.extras[COMMITTED] = tr(
                 "You accepted: the match has started, but I couldn't say so here. Your hand is "
                 "on its way by DM; `/gin hand` shows it here too."
             )
             try:
-                a, b = table.players
-                panel = Panel(
-                    "Challenge accepted",
-                    f"<@{a.id}> vs <@{b.id}> — {_game_of(table.settings)}first to "
-                    f"{table.settings.target}. "
-                    "Your hands are on their way by DM (`/gin hand` shows yours here too); "
-                    "the table is below.",
-                )
+                # TRANSLATORS: the title of the message that starts a challenged match.
+                panel = Panel(tr("Challenge accepted"), _accepted_text(table))
                 if via_button:
                     await update(interaction, embeds=[embed(panel)], view=None)
                 else:
@@ -468,12 +565,19 @@ class GinCog(commands.Cog):
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         await self.service.decline(table, str(interaction.user.id))
-        who = "withdrew" if str(interaction.user.id) == table.challenger.id else "declined"
-        interaction.extras[COMMITTED] = f"You {who} the challenge; the channel is free again."
-        panel = Panel(
-            "Challenge closed",
-            f"{name_of(interaction.user)} {who} the challenge. The channel is free again.",
-        )
+        name = name_of(interaction.user)
+        if str(interaction.user.id) == table.challenger.id:
+            interaction.extras[COMMITTED] = tr(
+                "You withdrew the challenge; the channel is free again."
+            )
+            text = tr("{name} withdrew the challenge. The channel is free again.", name=name)
+        else:
+            interaction.extras[COMMITTED] = tr(
+                "You declined the challenge; the channel is free again."
+            )
+            text = tr("{name} declined the challenge. The channel is free again.", name=name)
+        # TRANSLATORS: the title of the message when a challenge is withdrawn or declined.
+        panel = Panel(tr("Challenge closed"), text)
         if via_button:
             await update(interaction, embeds=[embed(panel)], view=None)
         else:
@@ -494,25 +598,26 @@ class GinCog(commands.Cog):
 
     # --- moves ----------------------------------------------------------------------------
 
-    @gin.command(name="draw", description="Draw a card from the stock or the discard pile")
-    @app_commands.describe(source="Where to draw from")
+    @gin.command(name="draw", description=N_("Draw a card from the stock or the discard pile"))
+    @app_commands.describe(source=N_("Where to draw from"))
+    @app_commands.choices(source=SOURCE_CHOICES)
     async def draw(
         self, interaction: discord.Interaction[Any], source: Literal["stock", "discard"]
     ) -> None:
         kind = ActionKind.DRAW_STOCK if source == "stock" else ActionKind.DRAW_DISCARD
         await self._command_move(interaction, kind, None)
 
-    @gin.command(name="pass", description="Pass on the upcard at the start of a hand")
+    @gin.command(name="pass", description=N_("Pass on the upcard at the start of a hand"))
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:
         await self._command_move(interaction, ActionKind.PASS, None)
 
-    @gin.command(name="discard", description="Discard a card from your hand")
-    @app_commands.describe(card="The card to discard, e.g. 10♥, Th, qs")
+    @gin.command(name="discard", description=N_("Discard a card from your hand"))
+    @app_commands.describe(card=N_("The card to discard, e.g. 10♥, Th, qs"))
     async def discard(self, interaction: discord.Interaction[Any], card: str) -> None:
         await self._command_move(interaction, ActionKind.DISCARD, card)
 
-    @gin.command(name="knock", description="Knock (or go gin) by discarding a card face down")
-    @app_commands.describe(card="The card to discard face down; leave out to declare Big Gin")
+    @gin.command(name="knock", description=N_("Knock (or go gin) by discarding a card face down"))
+    @app_commands.describe(card=N_("The card to discard face down; leave out to declare Big Gin"))
     async def knock(self, interaction: discord.Interaction[Any], card: str | None = None) -> None:
         if card is None:
             await self._command_move(interaction, ActionKind.BIG_GIN, None)
@@ -559,7 +664,9 @@ class GinCog(commands.Cog):
                 continue
             label = name + (f" ×{held[card]}" if held[card] > 1 else "")
             if card in left:
-                label += f" (leaves deadwood {left[card]})"
+                # TRANSLATORS: a card offered in the card menu of /gin discard or /gin knock:
+                # {card} is its name (10♥, or 10♥ ×2 when held twice).
+                label = tr("{card} (leaves deadwood {deadwood})", card=label, deadwood=left[card])
             choices.append(app_commands.Choice(name=label, value=name))
         return choices[:25]
 
@@ -570,7 +677,7 @@ class GinCog(commands.Cog):
 
     # --- looking ----------------------------------------------------------------------------
 
-    @gin.command(name="hand", description="Show your hand privately and send it again by DM")
+    @gin.command(name="hand", description=N_("Show your hand privately and send it again by DM"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self.show_hand(interaction, table)
@@ -605,7 +712,7 @@ class GinCog(commands.Cog):
                 "(`/gin accept` or `/gin decline`)."
             )
         if table.match.board_of(seat) is None:
-            raise TableError(table.match.mode.not_playing(table.match, seat))
+            raise _refusal(table.match.mode.not_playing(table.match, seat))
         rendered = self.display.private_hand(table, seat)
         await reply(interaction, embeds=rendered.embeds, view=rendered.view)
         self.display.shown_privately(table, seat, interaction, rendered.embeds, rendered.view)
@@ -615,7 +722,7 @@ class GinCog(commands.Cog):
             log.warning("could not DM the hand again at table %s: %r", table.id, error)
         await self.service.save_display(table)
 
-    @gin.command(name="table", description="Show this channel's table privately")
+    @gin.command(name="table", description=N_("Show this channel's table privately"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         if table.match is None:
@@ -623,12 +730,14 @@ class GinCog(commands.Cog):
                 await reply(interaction, embeds=self.lobbies.payload(table)[0])
                 return
             raise TableError(
-                f"{table.challenger.name} has challenged {table.opponent.name}; the game starts "
-                "when the challenge is accepted."
+                "{challenger} has challenged {opponent}; the game starts when the challenge is "
+                "accepted.",
+                challenger=table.challenger.name,
+                opponent=table.opponent.name,
             )
         await reply(interaction, embeds=[embed(table_panel(table.match))])
 
-    @gin.command(name="resign", description="Concede the match in this channel")
+    @gin.command(name="resign", description=N_("Concede the match in this channel"))
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
@@ -638,19 +747,22 @@ class GinCog(commands.Cog):
                 )
             result = await self.service.resign(table, str(interaction.user.id))
             if result is None:  # elimination: out at once, the others play on
-                text = "You left the match, placed below everyone still in; the others play on."
+                text = tr("You left the match, placed below everyone still in; the others play on.")
             elif table.mode_name == "teams":
-                text = "The match is over: your team loses it."
+                text = tr("The match is over: your team loses it.")
             else:
-                text = "The match is over."
-            interaction.extras[COMMITTED] = f"You resigned. {text}"
+                text = tr("The match is over.")
+            # TRANSLATORS: {outcome} is one of the sentences about what resigning did.
+            interaction.extras[COMMITTED] = tr("You resigned. {outcome}", outcome=text)
             try:
-                await reply(interaction, embeds=[embed(Panel("You resigned", text))])
+                # TRANSLATORS: the title of the answer to /gin resign.
+                panel = Panel(tr("You resigned"), text)
+                await reply(interaction, embeds=[embed(panel)])
             finally:
                 await self.display.sync(table)
                 self.opponent.nudge(table)
 
-    @gin.command(name="rules", description="A short summary of the rules at this table")
+    @gin.command(name="rules", description=N_("A short summary of the rules at this table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.in_channel(str(interaction.channel_id))
         if table is not None:
@@ -661,7 +773,9 @@ class GinCog(commands.Cog):
 
     # --- moderation and server settings ---------------------------------------------------
 
-    @gin.command(name="end", description="Close this channel's table with no result (moderators)")
+    @gin.command(
+        name="end", description=N_("Close this channel's table with no result (moderators)")
+    )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         if not interaction.permissions.manage_messages:
             raise TableError(
@@ -671,50 +785,63 @@ class GinCog(commands.Cog):
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
             await self.service.end(table)
-            text = (
-                f"{name_of(interaction.user)} closed this table. The match between "
-                f"<@{table.challenger.id}> and <@{table.opponent.id}> ends with no result."
+            text = tr(
+                "{moderator} closed this table. The match between <@{challenger}> and "
+                "<@{opponent}> ends with no result.",
+                moderator=name_of(interaction.user),
+                challenger=table.challenger.id,
+                opponent=table.opponent.id,
             )
-            interaction.extras[COMMITTED] = "The table is closed, with no result."
+            interaction.extras[COMMITTED] = tr("The table is closed, with no result.")
             try:
-                panel = Panel("Table closed", text)
+                # TRANSLATORS: the title of the message when a moderator ends a table.
+                panel = Panel(tr("Table closed"), text)
                 await reply(interaction, embeds=[embed(panel)], ephemeral=False)
             finally:
                 await self.display.close(table, text)
 
     settings_group = app_commands.Group(
-        name="settings", description="This server's Gin Rummy settings", parent=gin
+        name="settings", description=N_("This server's Gin Rummy settings"), parent=gin
     )
 
-    @settings_group.command(name="show", description="Show this server's Gin Rummy settings")
+    @settings_group.command(name="show", description=N_("Show this server's Gin Rummy settings"))
     async def settings_show(self, interaction: discord.Interaction[Any]) -> None:
         server = await self.service.server_settings(str(interaction.guild_id))
         await reply(interaction, embeds=[embed(settings_panel(server))])
 
-    @settings_group.command(name="set", description="Change this server's settings (Manage Server)")
+    @settings_group.command(
+        name="set", description=N_("Change this server's settings (Manage Server)")
+    )
     @app_commands.describe(
-        target="Points to win a match",
-        gin_bonus="Bonus for going gin",
-        undercut_bonus="Bonus for an undercut",
-        big_gin="Allow Big Gin (all 11 cards melded)",
-        big_gin_bonus="Bonus for Big Gin",
-        knock_limit="Most deadwood you may knock with (0: gin only)",
-        void_stock="Stock cards left when an unfinished hand is void",
-        next_dealer="Who deals the next hand",
-        game_bonus="Bonus for reaching the target",
-        box_bonus="Bonus per hand won",
-        turn_minutes="Minutes a player has for a turn before forfeiting",
-        challenge_minutes="Minutes before an unanswered challenge expires",
-        hints="Show the best discard in private hands",
-        images="Attach a picture of each showdown",
-        provisional_matches="Matches a player needs before being ranked",
-        sit_out="Three players: who deals and sits out next (rotate, or the loser)",
-        rotate_opponents="Teams: partners switch opponents every hand",
-        team_target="Teams: points a team needs to win",
-        set_suits="Elimination with several decks: may a set hold identical cards",
-        variant="Two-player matches: classic, Oklahoma or Hollywood",
-        ace="Oklahoma: an ace upcard means gin only or a 1-point knock",
-        spades_double="Oklahoma: a spade upcard doubles the hand's score",
+        target=N_("Points to win a match"),
+        gin_bonus=N_("Bonus for going gin"),
+        undercut_bonus=N_("Bonus for an undercut"),
+        big_gin=N_("Allow Big Gin (all 11 cards melded)"),
+        big_gin_bonus=N_("Bonus for Big Gin"),
+        knock_limit=N_("Most deadwood you may knock with (0: gin only)"),
+        void_stock=N_("Stock cards left when an unfinished hand is void"),
+        next_dealer=N_("Who deals the next hand"),
+        game_bonus=N_("Bonus for reaching the target"),
+        box_bonus=N_("Bonus per hand won"),
+        turn_minutes=N_("Minutes a player has for a turn before forfeiting"),
+        challenge_minutes=N_("Minutes before an unanswered challenge expires"),
+        hints=N_("Show the best discard in private hands"),
+        images=N_("Attach a picture of each showdown"),
+        provisional_matches=N_("Matches a player needs before being ranked"),
+        sit_out=N_("Three players: who deals and sits out next (rotate, or the loser)"),
+        rotate_opponents=N_("Teams: partners switch opponents every hand"),
+        team_target=N_("Teams: points a team needs to win"),
+        set_suits=N_("Elimination with several decks: may a set hold identical cards"),
+        variant=N_("Two-player matches: classic, Oklahoma or Hollywood"),
+        ace=N_("Oklahoma: an ace upcard means gin only or a 1-point knock"),
+        spades_double=N_("Oklahoma: a spade upcard doubles the hand's score"),
+    )
+    @app_commands.choices(
+        next_dealer=NEXT_DEALER_CHOICES,
+        sit_out=SIT_OUT_CHOICES,
+        set_suits=SET_SUITS_CHOICES,
+        variant=VARIANT_CHOICES,
+        ace=ACE_CHOICES,
     )
     async def settings_set(
         self,
@@ -780,18 +907,22 @@ class GinCog(commands.Cog):
         server = await self.service.change_server_settings(str(interaction.guild_id), **changes)
         panel = settings_panel(server)
         done = Panel(
-            "Settings saved", panel.body, "New matches use them; matches in play keep theirs."
+            # TRANSLATORS: the title of the answer to /gin settings set.
+            tr("Settings saved"),
+            panel.body,
+            tr("New matches use them; matches in play keep theirs."),
         )
         await reply(interaction, embeds=[embed(done)])
 
     # --- standings --------------------------------------------------------------------------
 
-    @gin.command(name="leaderboard", description="This server's best players")
+    @gin.command(name="leaderboard", description=N_("This server's best players"))
     @app_commands.describe(
-        sort="Order by rating (default), matches won, or final scores (with bonuses)",
-        against_bot="Show records against the bot instead",
-        mode="Which way of playing (default: the two-player game)",
+        sort=N_("Order by rating (default), matches won, or final scores (with bonuses)"),
+        against_bot=N_("Show records against the bot instead"),
+        mode=N_("Which way of playing (default: the two-player game)"),
     )
+    @app_commands.choices(sort=SORT_CHOICES, mode=MODE_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
@@ -803,11 +934,12 @@ class GinCog(commands.Cog):
         embeds, view = await self.records.page("lb", _with_mode(kind, mode), 0, interaction)
         await reply(interaction, embeds=embeds, view=view, ephemeral=False)
 
-    @gin.command(name="history", description="A player's recent matches")
+    @gin.command(name="history", description=N_("A player's recent matches"))
     @app_commands.describe(
-        player="Whose matches (default: yours)",
-        mode="Which way of playing (default: the two-player game)",
+        player=N_("Whose matches (default: yours)"),
+        mode=N_("Which way of playing (default: the two-player game)"),
     )
+    @app_commands.choices(mode=MODE_CHOICES)
     async def history(
         self,
         interaction: discord.Interaction[Any],
@@ -819,8 +951,8 @@ class GinCog(commands.Cog):
         embeds, view = await self.records.page("hist", arg, 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
-    @gin.command(name="replay", description="A match hand by hand, with each showdown")
-    @app_commands.describe(match="The match number, as /gin history shows it")
+    @gin.command(name="replay", description=N_("A match hand by hand, with each showdown"))
+    @app_commands.describe(match=N_("The match number, as /gin history shows it"))
     async def replay(
         self,
         interaction: discord.Interaction[Any],
@@ -829,11 +961,12 @@ class GinCog(commands.Cog):
         embeds, view = await self.records.page("replay", str(match), 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
-    @gin.command(name="stats", description="Match and hand statistics for a player")
+    @gin.command(name="stats", description=N_("Match and hand statistics for a player"))
     @app_commands.describe(
-        player="Whose stats (default: yours)",
-        mode="Which way of playing (default: the two-player game)",
+        player=N_("Whose stats (default: yours)"),
+        mode=N_("Which way of playing (default: the two-player game)"),
     )
+    @app_commands.choices(mode=MODE_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction[Any],
@@ -871,6 +1004,33 @@ def _given(**options: Any) -> dict[str, Any]:
     return {name: value for name, value in options.items() if value is not None}
 
 
-def _game_of(rules: Settings) -> str:
-    """The variant, when there is one, for the line that starts a match: `Oklahoma, `."""
-    return "" if rules.variant is Variant.CLASSIC else f"{variant_text(rules)}, "
+def _accepted_text(table: Table) -> str:
+    """The line that starts a challenged match: who plays whom, the variant when there is
+    one, and where the hands are."""
+    a, b = table.players
+    rules = table.settings
+    if rules.variant is Variant.CLASSIC:
+        return tr(
+            "<@{a}> vs <@{b}> — first to {target}. Your hands are on their way by DM "
+            "(`/gin hand` shows yours here too); the table is below.",
+            a=a.id,
+            b=b.id,
+            target=rules.target,
+        )
+    # TRANSLATORS: {variant} names the variant and its options: "Oklahoma (ace: gin only)".
+    return tr(
+        "<@{a}> vs <@{b}> — {variant}, first to {target}. Your hands are on their way by DM "
+        "(`/gin hand` shows yours here too); the table is below.",
+        a=a.id,
+        b=b.id,
+        variant=variant_text(rules),
+        target=rules.target,
+    )
+
+
+def _refusal(reason: str | Phrase) -> TableError:
+    """A refusal in the engine's words: a Phrase keeps its template and values, so the
+    edge shows it in the reader's language."""
+    if isinstance(reason, Phrase):
+        return TableError(reason.template, **reason.values)
+    return TableError(reason)

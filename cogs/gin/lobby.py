@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.gin.match import Player
+from bot.i18n import tr, translate
 from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
@@ -96,7 +97,7 @@ class Lobbies:
                 team=team,
             )
             if table.match is not None:
-                interaction.extras[COMMITTED] = (
+                interaction.extras[COMMITTED] = tr(
                     "Your table has started, but I couldn't say so here. Your hand is on its "
                     "way by DM; `/gin hand` shows it here too."
                 )
@@ -114,12 +115,19 @@ class Lobbies:
                     self.opponent.nudge(table)
 
     def started_panel(self, table: Table) -> Panel:
-        players = ", ".join(p.name for p in table.players)
-        label = MODE_LABELS[table.mode_name]
+        # TRANSLATORS: what separates the names in a list of players.
+        players = tr(", ").join(p.name for p in table.players)
+        label = translate(MODE_LABELS[table.mode_name])
         return Panel(
-            "The match has started",
-            f"{label.capitalize()}: {players}. Hands are on their way by DM (`/gin hand` shows "
-            "yours here too); the table is below.",
+            # TRANSLATORS: the title of the message that starts a table of more than two.
+            tr("The match has started"),
+            # TRANSLATORS: {mode} is the way of playing ("Three players", "Elimination").
+            tr(
+                "{mode}: {players}. Hands are on their way by DM (`/gin hand` shows yours here "
+                "too); the table is below.",
+                mode=label.capitalize(),
+                players=players,
+            ),
         )
 
     async def join(
@@ -127,20 +135,25 @@ class Lobbies:
     ) -> None:
         async with self.activity():
             started = await self.service.join(table, player_of(interaction.user), team)
-            await self._changed(interaction, table, started, f"You took seat {len(table.seats)}.")
+            done = tr("You took seat {seat}.", seat=len(table.seats))
+            await self._changed(interaction, table, started, done)
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
             closed = await self.service.leave(table, str(interaction.user.id))
-            text = "You gave up your seat."
             if closed:
-                text += " Nobody is left at the table, so it closed and the channel is free."
+                text = tr(
+                    "You gave up your seat. Nobody is left at the table, so it closed and the "
+                    "channel is free."
+                )
+            else:
+                text = tr("You gave up your seat.")
             await self._changed(interaction, table, False, text)
 
     async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
             await self.service.start_lobby(table, str(interaction.user.id))
-            await self._changed(interaction, table, True, "You started the match.")
+            await self._changed(interaction, table, True, tr("You started the match."))
 
     async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:
         """Join, Join team 1/2, Leave or Start on the lobby message."""
@@ -164,7 +177,7 @@ class Lobbies:
         """After a seat changed: the lobby message shows it, the player hears, and a match
         that started is shown everywhere."""
         if started:
-            interaction.extras[COMMITTED] = (
+            interaction.extras[COMMITTED] = tr(
                 "The match has started, but I couldn't say so here. Your hand is on its way "
                 "by DM; `/gin hand` shows it here too."
             )
@@ -181,7 +194,8 @@ class Lobbies:
                 notice = [embed(self.started_panel(table))]
                 await send(interaction, embeds=notice, ephemeral=False)
             elif not on_lobby:
-                await send(interaction, embeds=[embed(Panel("Seats", done))])
+                # TRANSLATORS: the title of the answer to joining or leaving a table.
+                await send(interaction, embeds=[embed(Panel(tr("Seats"), done))])
         finally:
             if started:
                 await self.display.sync(table)
