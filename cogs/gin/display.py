@@ -32,6 +32,7 @@ from bot.art.artist import ARTIST
 from bot.art.showdown import picture_from_result
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
+from bot.i18n import language, tr
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService, clock
 from cogs.gin.people import only, safe
@@ -141,7 +142,9 @@ class TableDisplay:
         self._channel_pings: dict[tuple[int, int], int] = {}  # (table, seat) -> "your turn"
         # (table, seat) -> the hand rendered for a move, kept until the sync after it
         self._hands: dict[tuple[int, int], PrivateHand] = {}
-        self.notes: dict[tuple[int, int], str] = {}  # (table, seat) -> last thing that happened
+        # (table, seat) -> the last thing that happened, said in the language in force when
+        # the player's hand is rendered (``note``)
+        self.notes: dict[tuple[int, int], Callable[[], str]] = {}
         self._pinged: dict[tuple[int, int], str] = {}  # (table, board) -> turn last announced
         self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
         self._public_pending: set[int] = set()  # tables with a delayed public edit scheduled
@@ -163,21 +166,30 @@ class TableDisplay:
         return faces if isinstance(faces, CardEmojis) else NO_EMOJIS
 
     def where(self, table: Table) -> str:
+        """Where the table is played, for a private hand (in the language in force)."""
         channel = self.client.get_channel(int(table.channel_id))
         name = getattr(channel, "name", None)
         guild = getattr(getattr(channel, "guild", None), "name", None)
         if name and guild:
-            return f"#{safe(name)} in {safe(guild)}"
+            # TRANSLATORS: where a table is played: a channel of a Discord server.
+            return tr("#{channel} in {server}", channel=safe(name), server=safe(guild))
         return f"<#{table.channel_id}>"
+
+    def note(self, table: Table, seat: int) -> str:
+        """The last thing that happened, for the player's hand, in the language in force
+        ("" when there is nothing to say)."""
+        note = self.notes.get((table.id, seat))
+        return "" if note is None else note()
 
     def recovering(self, tables: list[Table]) -> None:
         """These tables were loaded after a restart: check before posting their messages."""
         self._recovering.update(t.id for t in tables)
 
     def private_key(self, table: Table, seat: int) -> tuple[Any, ...]:
-        """Everything the player's private hand message depends on. A waiting player's key
-        does not change with other players' moves (their hand shows no one else's play), so
-        a move costs DM edits for the mover and the next to act only, however many play."""
+        """Everything the player's private hand message depends on, the language it is
+        written in included. A waiting player's key does not change with other players' moves
+        (their hand shows no one else's play), so a move costs DM edits for the mover and the
+        next to act only, however many play."""
         match = table.match
         assert match is not None
         board = match.board_of(seat)
@@ -195,9 +207,10 @@ class TableDisplay:
             match.hand_number,
             match.is_over,
             state,
-            self.notes.get((table.id, seat), ""),
+            self.note(table, seat),
             self.where(table),
             table.server.hints,
+            language(),
         )
 
     def private_hand(
@@ -610,7 +623,9 @@ class TableDisplay:
                 payload = message_payload([result], None)
                 await self._post(table, f"r{seat}", payload, channel_id=entry["channel"])
                 sent.append(seat)
-        over = [embed(Panel("Match over", "This match is over: see the result in the channel."))]
+        over = [
+            embed(Panel(tr("Match over"), tr("This match is over: see the result in the channel.")))
+        ]
         await self._retire_replies(table, over)
 
     async def _retire_replies(self, table: Table, embeds: list[discord.Embed]) -> None:
@@ -810,14 +825,16 @@ class TableDisplay:
             announced.append(seat)
         user_id = table.players[seat].id
         if failing:
-            text = (
-                f"<@{user_id}>, I couldn't deliver your hand by direct message just now. Use "
-                "`/gin hand` here to see your cards: only you can see that reply."
+            text = tr(
+                "<@{user}>, I couldn't deliver your hand by direct message just now. Use "
+                "`/gin hand` here to see your cards: only you can see that reply.",
+                user=user_id,
             )
         else:
-            text = (
-                f"<@{user_id}>, I can't send you direct messages. Use `/gin hand` here to see "
-                "your cards: the game goes on through private replies only you can see."
+            text = tr(
+                "<@{user}>, I can't send you direct messages. Use `/gin hand` here to see "
+                "your cards: the game goes on through private replies only you can see.",
+                user=user_id,
             )
         try:
             await self._channel(table).send(content=text, allowed_mentions=only(user_id))
@@ -874,8 +891,12 @@ class TableDisplay:
         turn = self._turn_begun(table, seat)
         if turn is None:
             return
-        note = self.notes.get((table.id, seat), "")
-        text = f"🃏 Your turn{_against(table, seat)} ({self.where(table)})."
+        note = self.note(table, seat)
+        opponent, where = _opponent(table, seat), self.where(table)
+        if opponent is None:
+            text = tr("🃏 Your turn ({where}).", where=where)
+        else:
+            text = tr("🃏 Your turn vs {opponent} ({where}).", opponent=opponent, where=where)
         if note:
             text += f" {note}"
         sent = await self.send_private(table, seat, alert=text, key=f"t{turn[1]}:{seat}")
@@ -906,14 +927,32 @@ class TableDisplay:
         """Mention the player whose turn it is; their previous such message goes, so the
         channel holds one at most per player."""
         user_id = table.players[seat].id
+        opponent = _opponent(table, seat)
         if (table.id, seat) in self._replies:
-            how = "the buttons on your private hand, or `/gin hand` to see it again"
+            if opponent is None:
+                text = tr(
+                    "<@{user}>, your turn: use the buttons on your private hand, or "
+                    "`/gin hand` to see it again.",
+                    user=user_id,
+                )
+            else:
+                text = tr(
+                    "<@{user}>, your turn vs {opponent}: use the buttons on your private "
+                    "hand, or `/gin hand` to see it again.",
+                    user=user_id,
+                    opponent=opponent,
+                )
+        elif opponent is None:
+            text = tr(
+                "<@{user}>, your turn: use `/gin hand` to see your cards and play.", user=user_id
+            )
         else:
-            how = "`/gin hand` to see your cards and play"
-        message = await self._channel(table).send(
-            content=f"<@{user_id}>, your turn{_against(table, seat)}: use {how}.",
-            allowed_mentions=only(user_id),
-        )
+            text = tr(
+                "<@{user}>, your turn vs {opponent}: use `/gin hand` to see your cards and play.",
+                user=user_id,
+                opponent=opponent,
+            )
+        message = await self._channel(table).send(content=text, allowed_mentions=only(user_id))
         old = self._channel_pings.get((table.id, seat))
         self._channel_pings[(table.id, seat)] = message.id
         if old is not None:
@@ -971,7 +1010,7 @@ class TableDisplay:
 
     async def close(self, table: Table, text: str) -> None:
         """A table closed with no result: take the buttons off everything it showed."""
-        panel = [embed(Panel("Table closed", text))]
+        panel = [embed(Panel(tr("Table closed"), text))]
         display = table.display
         edits = [
             (int(table.channel_id), display[key])
@@ -991,7 +1030,7 @@ class TableDisplay:
         message_id = table.display.get("challenge")
         try:
             if message_id is not None:
-                panel = [embed(Panel("Challenge expired", text))]
+                panel = [embed(Panel(tr("Challenge expired"), text))]
                 await self._edit_patiently(table, [(int(table.channel_id), message_id)], panel)
         finally:
             self.forget(table)
@@ -1042,13 +1081,13 @@ class TableDisplay:
                 log.warning("could not remind seat %s of table %s", seat, table.id)
 
 
-def _against(table: Table, seat: int) -> str:
-    """ " vs Bob" on a two-player board; nothing when several play one board."""
+def _opponent(table: Table, seat: int) -> str | None:
+    """The opponent's name on a two-player board; None when several play one board."""
     match = table.match
     board = None if match is None else match.board_of(seat)
     if match is None or board is None or len(board.seats) != 2:
-        return ""
-    return f" vs {table.players[match.opponent_of(seat)].name}"
+        return None
+    return table.players[match.opponent_of(seat)].name
 
 
 def only_users(user_ids: list[str]) -> dict[str, Any]:

@@ -21,6 +21,8 @@ import discord
 from discord import app_commands
 
 from bot.gin import GinError
+from bot.gin.phrase import Phrase
+from bot.i18n import N_, tr, translate
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +34,24 @@ HANDLED = "gin_handled"  # one of our handlers took the interaction
 ANSWERING = "gin_answering"  # an answer is on its way (set before its HTTP call)
 WATCH = "gin_watch"  # the watchdog's timer, dropped once the interaction has its answer
 DEFERRING = "gin_deferring"  # the watchdog is deferring it: answers wait for that to finish
-COMMITTED = "gin_committed"  # what a handler changed for good (a move), for the apology
+COMMITTED = "gin_committed"  # what a handler changed for good (a move), said with tr()
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
-SORRY_NOTHING_CHANGED = "Sorry, something went wrong on my side. Nothing was changed."
-UNKNOWN_COMPONENT = (
+# Sentences translated where they are shown (``refuse`` translates what it is given).
+SORRY_NOTHING_CHANGED = N_("Sorry, something went wrong on my side. Nothing was changed.")
+UNKNOWN_COMPONENT = N_(
     "That button or menu isn't one I can use (it may be from an old message). "
     "Use `/gin hand` for your latest hand, or `/gin table` to see the table."
+)
+NO_PRIVATE_MESSAGE = N_(
+    "Gin commands work in a server channel, not in direct messages. Open the server "
+    "and use `/gin` in the channel you want to play in."
 )
 
 
 def error_embed(reason: str) -> discord.Embed:
+    """A refusal's embed; ``reason`` is already in the reader's language."""
     return discord.Embed(description=f"⚠️ {reason}", colour=ERROR_COLOUR)
 
 
@@ -96,9 +104,16 @@ async def update(
     await interaction.response.edit_message(content=None, embeds=embeds, view=view)
 
 
-async def refuse(interaction: discord.Interaction[Any], reason: str) -> None:
-    """A private, friendly refusal; nothing was changed."""
-    await send(interaction, embeds=[error_embed(reason)])
+async def refuse(interaction: discord.Interaction[Any], reason: str | Phrase | GinError) -> None:
+    """A private, friendly refusal; nothing was changed.
+
+    ``reason`` is translated here, in the language in force: a template marked with ``N_``
+    (a constant such as ``UNKNOWN_COMPONENT``), or a ``GinError`` or ``Phrase`` with its
+    template and values. A sentence made with ``tr`` already may be given too: it is looked
+    up as it is and, found in no catalogue, comes back unchanged; with no values to fill in
+    nothing is formatted, so braces in it (a name, a card) are safe.
+    """
+    await send(interaction, embeds=[error_embed(translate(reason))])
 
 
 def _describe(interaction: discord.Interaction[Any]) -> str:
@@ -124,25 +139,26 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
     apology (saying what was done when a move had been committed first)."""
     error = unwrap(error)
     if isinstance(error, GinError):
-        await _answer_error(interaction, error.reason)
+        await _answer_error(interaction, error)  # its template and values, translated
         return
     if isinstance(error, app_commands.NoPrivateMessage):
-        await _answer_error(
-            interaction,
-            "Gin commands work in a server channel, not in direct messages. Open the server "
-            "and use `/gin` in the channel you want to play in.",
-        )
+        await _answer_error(interaction, NO_PRIVATE_MESSAGE)
         return
     if isinstance(error, app_commands.TransformerError):
-        await _answer_error(interaction, f"I couldn't read “{error.value}”. {error}")
+        # TRANSLATORS: {value} is what the player typed; {reason} is discord.py's own
+        # explanation, in English.
+        reason = tr("I couldn't read “{value}”. {reason}", value=error.value, reason=str(error))
+        await _answer_error(interaction, reason)
         return
     log.error("unexpected error in %s", _describe(interaction), exc_info=error)
-    committed = interaction.extras.get(COMMITTED)
+    committed = interaction.extras.get(COMMITTED)  # a sentence translated when it was set
     text = SORRY_NOTHING_CHANGED if committed is None else committed
     await _answer_error(interaction, text)
 
 
-async def _answer_error(interaction: discord.Interaction[Any], reason: str) -> None:
+async def _answer_error(
+    interaction: discord.Interaction[Any], reason: str | Phrase | GinError
+) -> None:
     try:
         await refuse(interaction, reason)
     except (discord.HTTPException, discord.InteractionResponded) as failure:
@@ -203,7 +219,9 @@ async def _rescue(interaction: discord.Interaction[Any]) -> None:
             return
         log.info("nothing handled %s; answering it", _describe(interaction))
         await interaction.response.send_message(
-            embed=error_embed(UNKNOWN_COMPONENT), ephemeral=True, allowed_mentions=NO_MENTIONS
+            embed=error_embed(translate(UNKNOWN_COMPONENT)),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
         )
     except (discord.HTTPException, discord.InteractionResponded) as failure:
         log.info("could not rescue %s: %s", _describe(interaction), failure)

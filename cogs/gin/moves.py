@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -19,6 +20,7 @@ import discord
 
 from bot.gin import Card, parse_card
 from bot.gin.hand import ActionKind
+from bot.i18n import N_, tr
 from bot.render import describe_action, showdown_panel
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.gin.errors import COMMITTED, funnel, send, update
@@ -34,30 +36,62 @@ log = logging.getLogger(__name__)
 # answer that comes more than 3 s after the interaction.
 ANSWER_GRACE = 2.5
 
-GAME_OVER = (
+GAME_OVER = N_(
     "This game is over; its buttons no longer do anything. Start a new one with `/gin challenge`."
 )
 
 
 def done_text(outcome: MoveOutcome) -> str:
-    """What the mover did, in their own words (their private hand's note)."""
+    """What the mover did, in their own words (their private hand's note), in the language
+    in force."""
     action = outcome.action
-    return {
-        ActionKind.PASS: "You passed on the upcard.",
-        ActionKind.DRAW_STOCK: f"You drew {outcome.drawn} from the stock.",
-        ActionKind.DRAW_DISCARD: f"You took {outcome.drawn} from the discard pile.",
-        ActionKind.DISCARD: f"You discarded {action.card}.",
-        ActionKind.KNOCK: f"You knocked, discarding {action.card} face down.",
-        ActionKind.BIG_GIN: "You declared Big Gin!",
-    }[action.kind]
+    match action.kind:
+        case ActionKind.PASS:
+            return tr("You passed on the upcard.")
+        case ActionKind.DRAW_STOCK:
+            return tr("You drew {card} from the stock.", card=outcome.drawn)
+        case ActionKind.DRAW_DISCARD:
+            return tr("You took {card} from the discard pile.", card=outcome.drawn)
+        case ActionKind.DISCARD:
+            return tr("You discarded {card}.", card=action.card)
+        case ActionKind.KNOCK:
+            return tr("You knocked, discarding {card} face down.", card=action.card)
+        case ActionKind.BIG_GIN:
+            return tr("You declared Big Gin!")
+    raise KeyError(action.kind)
+
+
+def _made(outcome: MoveOutcome) -> str:
+    """The move as it reads inside the apology's parentheses (``committed_text``)."""
+    action = outcome.action
+    match action.kind:
+        case ActionKind.PASS:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you passed on the upcard")
+        case ActionKind.DRAW_STOCK:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you drew {card} from the stock", card=outcome.drawn)
+        case ActionKind.DRAW_DISCARD:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you took {card} from the discard pile", card=outcome.drawn)
+        case ActionKind.DISCARD:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you discarded {card}", card=action.card)
+        case ActionKind.KNOCK:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you knocked, discarding {card} face down", card=action.card)
+        case ActionKind.BIG_GIN:
+            # TRANSLATORS: inside "Your move was made (…), but I couldn't show it here."
+            return tr("you declared Big Gin")
+    raise KeyError(action.kind)
 
 
 def committed_text(outcome: MoveOutcome) -> str:
     """The apology for an error after a move was committed: the move was made."""
-    done = done_text(outcome).removesuffix(".").removesuffix("!")
-    return (
-        f"Your move was made ({done[0].lower()}{done[1:]}), but I couldn't show it here. "
-        "Your hand message is up to date; `/gin hand` shows it again."
+    return tr(
+        "Your move was made ({move}), but I couldn't show it here. "
+        "Your hand message is up to date; `/gin hand` shows it again.",
+        move=_made(outcome),
     )
 
 
@@ -162,8 +196,9 @@ class Moves:
         action = outcome.action
         notes = self.display.notes
         self.display.acted(table, outcome.seat)
+        # Each note is said when its reader's hand is rendered, in that reader's language.
         if action.kind is not ActionKind.LEAVE:
-            notes[(table.id, outcome.seat)] = done_text(outcome)
+            notes[(table.id, outcome.seat)] = partial(done_text, outcome)
         if outcome.finished_hand is not None:
             for seat in outcome.finished_hand.seats:
                 notes.pop((table.id, seat), None)
@@ -180,7 +215,7 @@ class Moves:
         if board.turn != outcome.seat:
             notes.pop((table.id, board.turn), None)
         elif action.kind is ActionKind.DRAW_DISCARD and len(board.seats) == 2:
-            told = describe_action(match, board.public_actions()[-1], board)
+            told = partial(describe_action, match, board.public_actions()[-1], board)
             other = next(s for s in board.seats if s != outcome.seat)
             notes[(table.id, other)] = told
 

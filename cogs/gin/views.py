@@ -11,6 +11,7 @@ import discord
 
 from bot.gin import DECK, Card
 from bot.gin.hand import ActionKind, Phase
+from bot.i18n import N_, tr, translate
 from bot.render import Panel, discard_choices, joins_a_meld
 from bot.tables import Table
 from cogs.gin.errors import UNKNOWN_COMPONENT, funnel, refuse
@@ -195,8 +196,10 @@ class CardSelect(
             async with funnel(interaction):
                 await refuse(
                     interaction,
-                    "Pick one card from the menu of your latest hand message "
-                    "(or use `/gin discard`).",
+                    N_(
+                        "Pick one card from the menu of your latest hand message "
+                        "(or use `/gin discard`)."
+                    ),
                 )
             return
         table, move = int(self.parts["table"]), int(self.parts["move"])
@@ -226,9 +229,16 @@ class ChallengeButton(
     def __init__(self, table_id: int, answer: str, *, custom_id: str | None = None) -> None:
         accept = answer == "accept"
         custom_id = custom_id or f"gin:ch:{table_id}:{answer}"
+        label = (
+            # TRANSLATORS: a button under a challenge to a game.
+            tr("Accept")
+            if accept
+            # TRANSLATORS: a button under a challenge to a game.
+            else tr("Decline")
+        )
         super().__init__(
             discord.ui.Button(
-                label="Accept" if accept else "Decline",
+                label=label,
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
                 custom_id=custom_id,
             )
@@ -257,9 +267,11 @@ class RematchButton(
 
     def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
         custom_id = custom_id or f"gin:rm:{table_id}"
+        # TRANSLATORS: a button under a match's result: play the same opponent again.
+        label = tr("Rematch")
         super().__init__(
             discord.ui.Button(
-                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=custom_id
+                label=label, emoji="🔁", style=discord.ButtonStyle.primary, custom_id=custom_id
             )
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:rm:"))
@@ -295,7 +307,8 @@ class ShowHandButton(
         custom_id = custom_id or f"gin:show:{table_id}"
         super().__init__(
             discord.ui.Button(
-                label="Show my hand",
+                # TRANSLATORS: a button on the public table: see your own cards privately.
+                label=tr("Show my hand"),
                 emoji="🃏",
                 style=discord.ButtonStyle.secondary,
                 custom_id=custom_id,
@@ -341,9 +354,16 @@ class PageButton(
         custom_id: str | None = None,
     ) -> None:
         custom_id = custom_id or f"gin:pg:{kind}:{arg}:{page}:{direction}"
+        label = (
+            # TRANSLATORS: a button turning back a page of a leaderboard, history or replay.
+            tr("◀ Previous")
+            if direction == "prev"
+            # TRANSLATORS: a button turning on a page of a leaderboard, history or replay.
+            else tr("Next ▶")
+        )
         super().__init__(
             discord.ui.Button(
-                label="◀ Previous" if direction == "prev" else "Next ▶",
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=custom_id,
                 disabled=disabled,
@@ -414,16 +434,24 @@ def hand_view(
         and joins_a_meld(hand.hands[seat], upcard, hand.rules.distinct_suits)
     )
     if hand.phase is Phase.UPCARD:
-        view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}", primary=take))
-        view.add_item(MoveButton(table.id, move, "pass", "Pass", primary=hints and not take))
+        # TRANSLATORS: a button: take the upcard (a card's name, such as 10♥).
+        take_label = tr("Take {card}", card=upcard)
+        view.add_item(MoveButton(table.id, move, "take", take_label, primary=take))
+        # TRANSLATORS: a button: pass on the upcard.
+        pass_label = tr("Pass")
+        view.add_item(MoveButton(table.id, move, "pass", pass_label, primary=hints and not take))
         return view
     if hand.phase is Phase.DRAW:
         can_take = not hand.stock_only and upcard is not None
         if hand.stock:
             stock = hints and not (take and can_take)
-            view.add_item(MoveButton(table.id, move, "stock", "Draw from stock", primary=stock))
+            # TRANSLATORS: a button: draw the top card of the stock.
+            stock_label = tr("Draw from stock")
+            view.add_item(MoveButton(table.id, move, "stock", stock_label, primary=stock))
         if can_take:
-            view.add_item(MoveButton(table.id, move, "take", f"Take {upcard}", primary=take))
+            # TRANSLATORS: a button: take the upcard (a card's name, such as 10♥).
+            take_label = tr("Take {card}", card=upcard)
+            view.add_item(MoveButton(table.id, move, "take", take_label, primary=take))
         return view
     # Best first: the card whose loss leaves the least deadwood, the highest on ties.
     choices = sorted(discard_choices(hand, seat), key=lambda c: (c[1], -c[0].value, -int(c[0])))
@@ -432,37 +460,66 @@ def hand_view(
         discord.SelectOption(
             label=str(card) + (f" ×{held[card]}" if held[card] > 1 else ""),
             value=str(int(card)),
-            description=(f"★ best: leaves deadwood {left}" if i == 0 and hints else "")
-            or f"leaves deadwood {left}",
+            description=_discard_description(left, best=i == 0 and hints),
             emoji=emoji(card),
         )
         for i, (card, left, _) in enumerate(choices)
     ]
-    view.add_item(CardSelect(table.id, move, "discard", discard_options, "Discard a card…"))
+    # TRANSLATORS: the placeholder of the menu of cards to discard.
+    discard_placeholder = tr("Discard a card…")
+    view.add_item(CardSelect(table.id, move, "discard", discard_options, discard_placeholder))
     gin_only = not hand.rules.knocking
     knocks = [(card, left) for card, left, can_knock in choices if can_knock]
     if knocks:
         card, left = knocks[0]  # the best knock, as a button of its own
         if left == 0:
-            label = f"Go gin: discard {card}"
+            # TRANSLATORS: a button: go gin, discarding this card face down.
+            label = tr("Go gin: discard {card}", card=card)
         else:
-            label = f"Knock: discard {card} (deadwood {left})"
+            # TRANSLATORS: a button: knock, discarding this card face down; {left} is the
+            # deadwood count kept.
+            label = tr("Knock: discard {card} (deadwood {left})", card=card, left=left)
         view.add_item(MoveButton(table.id, move, f"knock{int(card)}", label))
     if len(knocks) > 1:
         knock_options = [
             discord.SelectOption(
-                label=f"{'Gin' if left == 0 else 'Knock'}: discard {card} face down",
+                label=_knock_label(card, left),
                 value=str(int(card)),
-                description=f"deadwood {left}",
+                # TRANSLATORS: under a card of the knock menu: the deadwood count kept.
+                description=tr("deadwood {left}", left=left),
                 emoji=emoji(card),
             )
             for card, left in knocks[1:]
         ]
-        placeholder = "Go gin with another card…" if gin_only else "Knock with another card…"
+        if gin_only:
+            # TRANSLATORS: the placeholder of the menu of other cards to go gin with.
+            placeholder = tr("Go gin with another card…")
+        else:
+            # TRANSLATORS: the placeholder of the menu of other cards to knock with.
+            placeholder = tr("Knock with another card…")
         view.add_item(CardSelect(table.id, move, "knock", knock_options, placeholder))
     if any(a.kind is ActionKind.BIG_GIN for a in hand.legal_actions()):
-        view.add_item(MoveButton(table.id, move, "biggin", "Big Gin!"))
+        # TRANSLATORS: a button: declare Big Gin (all eleven cards in melds).
+        view.add_item(MoveButton(table.id, move, "biggin", tr("Big Gin!")))
     return view
+
+
+def _discard_description(left: int, *, best: bool) -> str:
+    """What discarding a card leaves, under it in the discard menu."""
+    if best:
+        # TRANSLATORS: under the best card of the discard menu: the deadwood count kept.
+        return tr("★ best: leaves deadwood {left}", left=left)
+    # TRANSLATORS: under a card of the discard menu: the deadwood count kept.
+    return tr("leaves deadwood {left}", left=left)
+
+
+def _knock_label(card: Card, left: int) -> str:
+    """A card of the knock menu: gin when it leaves no deadwood."""
+    if left == 0:
+        # TRANSLATORS: a choice of the knock menu: go gin discarding this card.
+        return tr("Gin: discard {card} face down", card=card)
+    # TRANSLATORS: a choice of the knock menu: knock discarding this card.
+    return tr("Knock: discard {card} face down", card=card)
 
 
 class LobbyButton(
@@ -474,18 +531,26 @@ class LobbyButton(
 
     REBUILT_WITH = (0, "join")
 
+    # Labels translated where the button is made.
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "team1": ("Join team 1", discord.ButtonStyle.success),
-        "team2": ("Join team 2", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
+        # TRANSLATORS: a button under a lobby: take a seat at the table.
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        # TRANSLATORS: a button under a teams lobby.
+        "team1": (N_("Join team 1"), discord.ButtonStyle.success),
+        # TRANSLATORS: a button under a teams lobby.
+        "team2": (N_("Join team 2"), discord.ButtonStyle.success),
+        # TRANSLATORS: a button under a lobby: give up your seat.
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        # TRANSLATORS: a button under a lobby: start the game.
+        "start": (N_("Start"), discord.ButtonStyle.primary),
     }
 
     def __init__(self, table_id: int, what: str, *, custom_id: str | None = None) -> None:
         label, style = self.LABELS.get(what, ("?", discord.ButtonStyle.secondary))
         custom_id = custom_id or f"gin:lb:{table_id}:{what}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(
+            discord.ui.Button(label=translate(label), style=style, custom_id=custom_id)
+        )
         self.parts = _parts(LOBBY_PARTS, custom_id.removeprefix("gin:lb:"))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
