@@ -8,7 +8,7 @@ file to about 25 KB.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -50,6 +50,7 @@ class SeatPicture:
     deadwood: tuple[Card, ...]
     deadwood_count: int
     layoffs: tuple[tuple[Card, int], ...] = ()
+    details: str | None = None  # the words after the name; None: in English, made here
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +94,11 @@ def picture_from_result(
     *,
     title: str | None = None,
     result: str | None = None,
+    details: Callable[[int, int], str] | None = None,
 ) -> ShowdownPicture | None:
-    """``picture_from_hand`` from the hand's result alone (what a match keeps of its hands)."""
+    """``picture_from_hand`` from the hand's result alone (what a match keeps of its hands).
+    ``details``: the words after each player's name, from their deadwood count and the cards
+    they laid off (for a caller that words them in its reader's language)."""
     if outcome.outcome is Outcome.VOID:
         return None
     if outcome.knocker is None or outcome.defender is None:
@@ -110,7 +114,11 @@ def picture_from_result(
     return ShowdownPicture(
         title=title if title is not None else _title(outcome.outcome, knocker),
         knocker=SeatPicture(
-            knocker, knocker_arr.melds, knocker_arr.deadwood, outcome.knocker_deadwood
+            knocker,
+            knocker_arr.melds,
+            knocker_arr.deadwood,
+            outcome.knocker_deadwood,
+            details=None if details is None else details(outcome.knocker_deadwood, 0),
         ),
         defender=SeatPicture(
             defender,
@@ -118,6 +126,11 @@ def picture_from_result(
             defender_arr.deadwood,
             outcome.defender_deadwood,
             outcome.layoffs,
+            details=(
+                None
+                if details is None
+                else details(outcome.defender_deadwood, len(outcome.layoffs))
+            ),
         ),
         result=result
         if result is not None
@@ -291,15 +304,22 @@ def _label(
     inner: int,
 ) -> None:
     """The player's name in bold, then their deadwood and lay-offs."""
-    details = f"  ·  deadwood {seat.deadwood_count}"
-    if seat.layoffs:
-        count = len(seat.layoffs)
-        details += f"  ·  laid off {count} card{'s' if count != 1 else ''} (outlined in gold)"
+    details = seat.details
+    if details is None:
+        details = english_details(seat.deadwood_count, len(seat.layoffs))
     name = _fit(seat.name, name_font, inner // 2)
     draw.text(at, name, font=name_font, fill=TITLE_INK)
     shift = round(name_font.getlength(name))
     rest = _fit(details, label_font, inner - shift)
     draw.text((at[0] + shift, at[1]), rest, font=label_font, fill=TEXT_INK)
+
+
+def english_details(deadwood: int, laid_off: int) -> str:
+    """The words after a player's name: their deadwood, and the cards they laid off."""
+    details = f"  ·  deadwood {deadwood}"
+    if laid_off:
+        details += f"  ·  laid off {laid_off} card{'s' if laid_off != 1 else ''} (outlined in gold)"
+    return details
 
 
 def _fit(text: str, font: Font, width: int) -> str:

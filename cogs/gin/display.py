@@ -29,13 +29,13 @@ import discord
 import orjson
 
 from bot.art.artist import ARTIST
-from bot.art.showdown import picture_from_result
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
 from bot.i18n import language, tr
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService, clock
 from cogs.gin.people import only, safe
+from cogs.gin.pictures import showdown_picture
 from cogs.gin.rest import (
     Attachment,
     Payload,
@@ -574,7 +574,7 @@ class TableDisplay:
         match = table.match
         if match is None or not table.server.images:
             return []
-        picture = picture_from_result(record.result, [p.name for p in match.players])
+        picture = showdown_picture(record.result, [p.name for p in match.players])
         if picture is None:
             return []
         try:
