@@ -7,12 +7,29 @@ from typing import Any
 
 from bot.gin.errors import SettingsError
 from bot.gin.settings import Settings
+from bot.i18n import N_, tr_n
 
-# name -> (low, high, label); the timer bounds are in seconds.
+# name -> (low, high, what a player is told of a value outside them, with the values {low},
+# {high} and {value}); the timer bounds are in seconds, and read as durations.
 BOUNDS: dict[str, tuple[int, int, str]] = {
-    "turn_seconds": (60, 24 * 3600, "The turn timer"),
-    "challenge_seconds": (60, 24 * 3600, "The challenge expiry"),
-    "provisional_matches": (0, 50, "The number of matches before a player is ranked"),
+    "turn_seconds": (
+        60,
+        24 * 3600,
+        N_("The turn timer must be from {low} to {high} (you asked for {value})."),
+    ),
+    "challenge_seconds": (
+        60,
+        24 * 3600,
+        N_("The challenge expiry must be from {low} to {high} (you asked for {value})."),
+    ),
+    "provisional_matches": (
+        0,
+        50,
+        N_(
+            "The number of matches before a player is ranked must be from {low} to {high} "
+            "(you asked for {value})."
+        ),
+    ),
 }
 
 
@@ -29,14 +46,16 @@ class ServerSettings:
 
     def checked(self, names: set[str] | None = None) -> ServerSettings:
         """Raise SettingsError with a clear message when a value (of ``names``) is out of bounds."""
-        for name, (low, high, label) in BOUNDS.items():
+        for name, (low, high, refusal) in BOUNDS.items():
             if names is not None and name not in names:
                 continue
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise SettingsError(
-                    f"{label} must be from {_amount(name, low)} to "
-                    f"{_amount(name, high)} (you asked for {_amount(name, value)})."
+                    refusal,
+                    low=_amount(name, low),
+                    high=_amount(name, high),
+                    value=_amount(name, value),
                 )
         return self
 
@@ -46,7 +65,7 @@ class ServerSettings:
         own_names = {f.name for f in fields(self)} - {"rules"}
         unknown = set(changes) - rule_names - own_names
         if unknown:
-            raise SettingsError(f"Unknown setting: {', '.join(sorted(unknown))}.")
+            raise SettingsError("Unknown setting: {names}.", names=", ".join(sorted(unknown)))
         rules = self.rules.with_changes(**{k: v for k, v in changes.items() if k in rule_names})
         own = {k: v for k, v in changes.items() if k in own_names}
         return replace(self, rules=rules, **own).checked(set(own))
@@ -74,23 +93,26 @@ class ServerSettings:
         )
 
 
-def _amount(name: str, value: int) -> str:
-    if name.endswith("_seconds"):
+def _amount(name: str, value: object) -> object:
+    """A bound or a value as the refusal shows it: a timer's as a duration (in the language
+    in force), any other as it is."""
+    if name.endswith("_seconds") and isinstance(value, int) and not isinstance(value, bool):
         return duration(value)
-    return str(value)
+    return value
 
 
 def duration(seconds: int) -> str:
-    """A short human duration: 45 seconds, 10 minutes, 1 hour 30 minutes, 24 hours."""
+    """A short human duration in the language in force: 45 seconds, 10 minutes, 1 hour 30
+    minutes, 24 hours."""
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return tr_n("{n} second", "{n} seconds", seconds)
     minutes, secs = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
     parts = []
     if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+        parts.append(tr_n("{n} hour", "{n} hours", hours))
     if minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+        parts.append(tr_n("{n} minute", "{n} minutes", minutes))
     if secs and not hours:
-        parts.append(f"{secs} second{'s' if secs != 1 else ''}")
+        parts.append(tr_n("{n} second", "{n} seconds", secs))
     return " ".join(parts)

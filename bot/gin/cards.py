@@ -101,7 +101,7 @@ def parse_card(text: str | int) -> Card:
     if isinstance(text, int):
         if 0 <= text < 52:
             return DECK[text]
-        raise CardError(f"There is no card number {text}.")
+        raise CardError("There is no card number {number}.", number=text)
     found = CARD_BY_TEXT.get(text)
     if found is not None:
         return found
@@ -112,12 +112,12 @@ def _parse_text(text: str) -> Card:
     """The full reading of card text: spaces and emoji selectors anywhere, any case."""
     cleaned = "".join(text.split()).replace("\ufe0f", "")
     if len(cleaned) < 2:
-        raise CardError(_card_help(text))
+        raise _not_a_card(text)
     rank_text, suit_text = cleaned[:-1].lower(), cleaned[-1].lower()
     rank = _RANK_ALIASES.get(rank_text)
     suit = _SUIT_ALIASES.get(suit_text)
     if rank is None or suit is None:
-        raise CardError(_card_help(text))
+        raise _not_a_card(text)
     return DECK[suit * 13 + rank]
 
 
@@ -138,11 +138,18 @@ def sort_cards(cards: Iterable[int]) -> list[Card]:
     return [DECK[c] for c in sorted(cards)]
 
 
-def _card_help(text: str) -> str:
-    shown = text.strip() or "(nothing)"
+def _not_a_card(text: str) -> CardError:
+    """The refusal of text that is no card, quoting (the start of) what was written."""
+    shown = text.strip()
+    if not shown:
+        return CardError(
+            "“(nothing)” is not a card. Write the rank then the suit, "
+            "for example 10♥, Th, qs or A♠ (suits S H D C or ♠ ♥ ♦ ♣)."
+        )
     if len(shown) > 20:
         shown = shown[:20] + "…"
-    return (
-        f"“{shown}” is not a card. Write the rank then the suit, "
-        "for example 10♥, Th, qs or A♠ (suits S H D C or ♠ ♥ ♦ ♣)."
+    return CardError(
+        "“{text}” is not a card. Write the rank then the suit, "
+        "for example 10♥, Th, qs or A♠ (suits S H D C or ♠ ♥ ♦ ♣).",
+        text=shown,
     )

@@ -477,31 +477,32 @@ class Hand:
             raise IllegalMove("You are not playing this hand.")
         if action.seat != self.turn:
             raise IllegalMove(
-                f"It is {self._name(self.turn)}'s turn. Please wait for yours; you'll be told "
-                "when it comes."
+                "It is {name}'s turn. Please wait for yours; you'll be told when it comes.",
+                name=self._name(self.turn),
             )
         kind = action.kind
         if self.phase is Phase.UPCARD:
             if kind not in (ActionKind.DRAW_DISCARD, ActionKind.PASS):
-                upcard = self.upcard
                 raise IllegalMove(
-                    f"First decide on the upcard {upcard}: take it from the discard pile or pass."
+                    "First decide on the upcard {upcard}: take it from the discard pile or pass.",
+                    upcard=self.upcard,
                 )
             return
         if kind is ActionKind.LEAVE:
             raise IllegalMove("Leaving a hand is not a move.")
         if kind is ActionKind.PASS:
-            instead = (
-                "draw a card instead, from the stock or the discard pile"
-                if self.phase is Phase.DRAW
-                else "discard a card instead, or knock"
-            )
             if not self.rules.upcard_offer:
                 raise IllegalMove(
                     "There is no passing at this table: take the upcard or draw from the stock."
                 )
+            if self.phase is Phase.DRAW:
+                raise IllegalMove(
+                    "You can pass only on the upcard at the start of the hand: draw a card "
+                    "instead, from the stock or the discard pile."
+                )
             raise IllegalMove(
-                f"You can pass only on the upcard at the start of the hand: {instead}."
+                "You can pass only on the upcard at the start of the hand: discard a card "
+                "instead, or knock."
             )
         if self.phase is Phase.DRAW:
             if kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
@@ -525,11 +526,12 @@ class Hand:
         if card is None:
             raise CardError("Say which card to discard.")
         if card not in self.hands[action.seat]:
-            raise CardError(f"You don't hold {card}: pick a card from your hand.")
+            raise CardError("You don't hold {card}: pick a card from your hand.", card=card)
         if card == self.taken_from_discard:
             raise CardError(
-                f"You can't discard {card}, the card you just took from the discard pile: "
-                "discard a different card."
+                "You can't discard {card}, the card you just took from the discard pile: "
+                "discard a different card.",
+                card=card,
             )
         if kind is ActionKind.KNOCK:
             self._check_knock(card)
@@ -541,33 +543,49 @@ class Hand:
             return
         knock_card = self.knock_card if self.rules.knocking else None
         upcard = None if knock_card is None else knock_card.card
+        # The error's fields, and its sentence's values (named apart from the fields).
+        facts: dict[str, Any] = {
+            "limit": limit,
+            "deadwood": deadwood,
+            "card": card,
+            "upcard": upcard,
+            "discarded": card,
+            "left": deadwood,
+        }
         if not self.rules.knocking:
-            reason = (
-                f"There is no knocking at this table, only gin: after discarding {card} your "
-                f"deadwood would be {deadwood}, and you can go out only when all ten cards left "
-                "meld. Discard instead."
+            raise KnockLimitError(
+                "There is no knocking at this table, only gin: after discarding {discarded} your "
+                "deadwood would be {left}, and you can go out only when all ten cards left "
+                "meld. Discard instead.",
+                **facts,
             )
-        elif upcard is not None and limit == 0:
-            reason = (
-                f"The upcard was {upcard}: this hand is gin only. After discarding {card} your "
-                f"deadwood would be {deadwood}; you can go out only with none."
+        if upcard is not None and limit == 0:
+            raise KnockLimitError(
+                "The upcard was {first_upcard}: this hand is gin only. After discarding "
+                "{discarded} your deadwood would be {left}; you can go out only with none.",
+                first_upcard=upcard,
+                **facts,
             )
-        elif upcard is not None:
-            reason = (
-                f"The upcard was {upcard}: knock at {limit} or less this hand. After discarding "
-                f"{card} your deadwood would be {deadwood}."
+        if upcard is not None:
+            raise KnockLimitError(
+                "The upcard was {first_upcard}: knock at {most} or less this hand. After "
+                "discarding {discarded} your deadwood would be {left}.",
+                first_upcard=upcard,
+                most=limit,
+                **facts,
             )
-        elif limit == 0:
-            reason = (
-                f"This table plays gin only: after discarding {card} your deadwood would be "
-                f"{deadwood}, and you can go out only with none."
+        if limit == 0:
+            raise KnockLimitError(
+                "This table plays gin only: after discarding {discarded} your deadwood would be "
+                "{left}, and you can go out only with none.",
+                **facts,
             )
-        else:
-            reason = (
-                f"Your deadwood would be {deadwood} after discarding {card}; "
-                f"you can knock at {limit} or less."
-            )
-        raise KnockLimitError(reason, limit=limit, deadwood=deadwood, card=card, upcard=upcard)
+        raise KnockLimitError(
+            "Your deadwood would be {left} after discarding {discarded}; "
+            "you can knock at {most} or less.",
+            most=limit,
+            **facts,
+        )
 
     def _check_big_gin(self) -> None:
         if not self.big_gin_allowed:
@@ -576,8 +594,9 @@ class Hand:
         if not is_big_gin(cards):
             deadwood = self.arrangement(cards).deadwood_value
             raise IllegalMove(
-                f"Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't "
-                "Big Gin. To knock, name the card to discard face down."
+                "Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't "
+                "Big Gin. To knock, name the card to discard face down.",
+                deadwood=deadwood,
             )
 
     def _deadwood_without(self, card: Card) -> int:

@@ -329,7 +329,8 @@ class Match:
             raise IllegalMove("This match is over.")
         index = self.board_index(action.seat)
         if index is None:
-            raise IllegalMove(self.mode.not_playing(self, action.seat))
+            why = self.mode.not_playing(self, action.seat)
+            raise IllegalMove(why.template, **why.values)
         board = self.boards[index]
         if board.is_over:
             raise IllegalMove(

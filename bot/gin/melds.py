@@ -189,7 +189,7 @@ def _one_deck(cards: Iterable[CardLike]) -> int:
         seen = 0
         for card in repeated.cards:
             if seen >> card & 1:
-                raise CardError(f"{DECK[card]} is listed twice.") from None
+                raise CardError("{card} is listed twice.", card=DECK[card]) from None
             seen |= 1 << card
         raise AssertionError("no card repeats") from None
 
@@ -594,7 +594,7 @@ def _targets(knocker_melds: Iterable[Iterable[CardLike]], defender: int) -> _Tar
     for meld in knocker_melds:
         m = _one_deck(meld)
         if m & (seen | defender):
-            raise CardError(f"{_cards(m & (seen | defender))[0]} is in two places.")
+            raise CardError("{card} is in two places.", card=_cards(m & (seen | defender))[0])
         seen |= m
         count = m.bit_count()
         low = (m & -m).bit_length() - 1
@@ -608,7 +608,7 @@ def _targets(knocker_melds: Iterable[Iterable[CardLike]], defender: int) -> _Tar
                 fourths[(missing.bit_length() - 1) // 13] |= 1 << rank
             info.append(("set", -1, rank, rank))
         else:
-            raise CardError(f"{' '.join(map(str, _cards(m)))} is not a meld.")
+            raise CardError("{cards} is not a meld.", cards=" ".join(map(str, _cards(m))))
     return _Targets(runs, fourths, info)
 
 

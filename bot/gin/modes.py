@@ -37,6 +37,7 @@ from bot.gin.match import (
     Player,
     cut_for_deal,
 )
+from bot.gin.phrase import Phrase
 from bot.gin.settings import NextDealer, SetSuits, Settings, SitOut, Variant
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
@@ -51,17 +52,22 @@ class Mode:
     default_players: ClassVar[int] = 2
     team_play: ClassVar[bool] = False
     two_player_variants: ClassVar[bool] = False  # Oklahoma and Hollywood (RULES.md 12)
+    # Why a two-player variant is refused (a mode without ``two_player_variants``); the
+    # variant's name is its value ``variant_name``.
+    variant_refused: ClassVar[Phrase | None] = None
 
     def check_settings(self, settings: Settings) -> None:
         """Refuse settings this mode cannot play: the two-player variants outside the
         two-player game."""
         if settings.is_two_player_variant and not self.two_player_variants:
             variant = settings.variant
+            refused = self.variant_refused
+            assert refused is not None, f"{self.name} says why it refuses a variant"
             raise VariantNotAllowed(
-                f"{variant.label} is a two-player variant, and {self.label.lower()} is not "
-                "the two-player game: set the variant to classic for this table.",
+                refused.template,
                 variant=variant.value,
                 mode=self.name,
+                variant_name=variant.label,
             )
 
     def check_players(self, count: int) -> None:
@@ -108,8 +114,9 @@ class Mode:
     def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
         raise NotImplementedError
 
-    def not_playing(self, match: Match, seat: int) -> str:
-        return "You are not playing this hand."
+    def not_playing(self, match: Match, seat: int) -> Phrase:
+        """Why a seat has no board this hand, to tell its player."""
+        return Phrase("You are not playing this hand.")
 
 
 # --- helpers shared by the modes ------------------------------------------------------------------
@@ -294,6 +301,10 @@ class Classic(Mode):
 class Three(Mode):
     name = "three"
     label = "Three players"
+    variant_refused = Phrase(
+        "{variant_name} is a two-player variant, and three players is not the two-player "
+        "game: set the variant to classic for this table."
+    )
     min_players = max_players = default_players = 3
 
     def start(
@@ -345,11 +356,13 @@ class Three(Mode):
         order = [*others, seat]
         return tuple(order.index(s) + 1 for s in range(3))
 
-    def not_playing(self, match: Match, seat: int) -> str:
+    def not_playing(self, match: Match, seat: int) -> Phrase:
         a, b = (match.players[s].name for s in match.hand.seats)
-        return (
-            f"You deal and sit this hand out: {a} and {b} are playing it. Watch with "
-            "`/gin table`; you'll be told when you play again."
+        return Phrase(
+            "You deal and sit this hand out: {a} and {b} are playing it. Watch with "
+            "`/gin table`; you'll be told when you play again.",
+            a=a,
+            b=b,
         )
 
 
@@ -398,6 +411,10 @@ def _fill_sides(picked: list[int | None]) -> list[int]:
 class Teams(Mode):
     name = "teams"
     label = "Two teams of two"
+    variant_refused = Phrase(
+        "{variant_name} is a two-player variant, and two teams of two is not the two-player "
+        "game: set the variant to classic for this table."
+    )
     min_players = max_players = default_players = 4
     team_play = True
 
@@ -498,8 +515,8 @@ class Teams(Mode):
         losing = match.side_of(seat)
         return tuple(2 if match.side_of(s) == losing else 1 for s in range(4))
 
-    def not_playing(self, match: Match, seat: int) -> str:
-        return "You are not playing this hand."
+    def not_playing(self, match: Match, seat: int) -> Phrase:
+        return Phrase("You are not playing this hand.")
 
 
 # --- elimination ----------------------------------------------------------------------------------
@@ -510,14 +527,45 @@ def decks_for(players: int) -> int:
     return min(4, (players + 3) // 4)
 
 
-def _ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+def _went_out(place: int) -> Phrase:
+    """A player out safe, by place: one sentence per English ordinal ending (1st, 2nd, 3rd,
+    4th and on), so that each language writes its own ordinals."""
+    ending = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    if ending == "st":
+        # TRANSLATORS: {place} is 1 (or 21, 31...): "1st place".
+        return Phrase(
+            "You went out in {place}st place: you're safe! Watch the others play on with "
+            "`/gin table`.",
+            place=place,
+        )
+    if ending == "nd":
+        # TRANSLATORS: {place} is 2 (or 22, 32...): "2nd place".
+        return Phrase(
+            "You went out in {place}nd place: you're safe! Watch the others play on with "
+            "`/gin table`.",
+            place=place,
+        )
+    if ending == "rd":
+        # TRANSLATORS: {place} is 3 (or 23, 33...): "3rd place".
+        return Phrase(
+            "You went out in {place}rd place: you're safe! Watch the others play on with "
+            "`/gin table`.",
+            place=place,
+        )
+    # TRANSLATORS: {place} is 4 to 20 (or 24...): "4th place".
+    return Phrase(
+        "You went out in {place}th place: you're safe! Watch the others play on with `/gin table`.",
+        place=place,
+    )
 
 
 class Elimination(Mode):
     name = "elimination"
     label = "Elimination"
+    variant_refused = Phrase(
+        "{variant_name} is a two-player variant, and elimination is not the two-player "
+        "game: set the variant to classic for this table."
+    )
     min_players = 2
     max_players = 14
     default_players = 6
@@ -620,16 +668,12 @@ class Elimination(Mode):
     def place_of_out(self, match: Match, seat: int) -> int:
         return match.out.index(seat) + 1
 
-    def not_playing(self, match: Match, seat: int) -> str:
+    def not_playing(self, match: Match, seat: int) -> Phrase:
         if seat in match.out:
-            place = _ordinal(match.out.index(seat) + 1)
-            return (
-                f"You went out in {place} place: you're safe! Watch the others play on with "
-                "`/gin table`."
-            )
+            return _went_out(match.out.index(seat) + 1)
         if seat in match.dropped:
-            return "You left this match; the others play on. Watch with `/gin table`."
-        return "You are not playing this hand."
+            return Phrase("You left this match; the others play on. Watch with `/gin table`.")
+        return Phrase("You are not playing this hand.")
 
     def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
         raise IllegalMove("Elimination places a player who leaves; it never ends the match so.")

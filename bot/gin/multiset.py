@@ -104,7 +104,9 @@ def pack(cards: Iterable[int]) -> int:
             packed >> (_LANE * j + card) & 1 for j in range(packed.bit_length() // _LANE + 1)
         )
         raise CardError(
-            f"{card} is listed {held} times, but even four decks hold only four of each card."
+            "{card} is listed {held} times, but even four decks hold only four of each card.",
+            card=card,
+            held=held,
         )
     return packed
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from bot.gin.errors import SettingsError
+from bot.gin.phrase import Phrase
 
 
 class Variant(StrEnum):
@@ -62,18 +63,86 @@ class NextDealer(StrEnum):
     ALTERNATE = "alternate"
 
 
-# name -> (low, high, label shown in errors)
-BOUNDS: dict[str, tuple[int, int, str]] = {
-    "target": (50, 500, "The target"),
-    "gin_bonus": (0, 50, "The gin bonus"),
-    "undercut_bonus": (0, 50, "The undercut bonus"),
-    "big_gin_bonus": (0, 50, "The Big Gin bonus"),
-    "knock_limit": (0, 10, "The knock limit"),
-    "void_stock": (0, 2, "The stock left when a hand is void"),
-    "game_bonus": (0, 200, "The game bonus"),
-    "box_bonus": (0, 50, "The box bonus"),
-    "team_target": (50, 500, "The team target"),
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A number setting's range, and what a player is told of a value outside it: whole
+    sentences per setting (``not_whole`` with the values {low} and {high}; ``outside`` with
+    {low}, {high} and {value}, the number asked for)."""
+
+    low: int
+    high: int
+    not_whole: Phrase
+    outside: Phrase
+
+
+BOUNDS: dict[str, Bound] = {
+    "target": Bound(
+        50,
+        500,
+        Phrase("The target must be a whole number from {low} to {high}."),
+        Phrase("The target must be from {low} to {high} (you asked for {value})."),
+    ),
+    "gin_bonus": Bound(
+        0,
+        50,
+        Phrase("The gin bonus must be a whole number from {low} to {high}."),
+        Phrase("The gin bonus must be from {low} to {high} (you asked for {value})."),
+    ),
+    "undercut_bonus": Bound(
+        0,
+        50,
+        Phrase("The undercut bonus must be a whole number from {low} to {high}."),
+        Phrase("The undercut bonus must be from {low} to {high} (you asked for {value})."),
+    ),
+    "big_gin_bonus": Bound(
+        0,
+        50,
+        Phrase("The Big Gin bonus must be a whole number from {low} to {high}."),
+        Phrase("The Big Gin bonus must be from {low} to {high} (you asked for {value})."),
+    ),
+    "knock_limit": Bound(
+        0,
+        10,
+        Phrase("The knock limit must be a whole number from {low} to {high}."),
+        Phrase("The knock limit must be from {low} to {high} (you asked for {value})."),
+    ),
+    "void_stock": Bound(
+        0,
+        2,
+        Phrase("The stock left when a hand is void must be a whole number from {low} to {high}."),
+        Phrase(
+            "The stock left when a hand is void must be from {low} to {high} "
+            "(you asked for {value})."
+        ),
+    ),
+    "game_bonus": Bound(
+        0,
+        200,
+        Phrase("The game bonus must be a whole number from {low} to {high}."),
+        Phrase("The game bonus must be from {low} to {high} (you asked for {value})."),
+    ),
+    "box_bonus": Bound(
+        0,
+        50,
+        Phrase("The box bonus must be a whole number from {low} to {high}."),
+        Phrase("The box bonus must be from {low} to {high} (you asked for {value})."),
+    ),
+    "team_target": Bound(
+        50,
+        500,
+        Phrase("The team target must be a whole number from {low} to {high}."),
+        Phrase("The team target must be from {low} to {high} (you asked for {value})."),
+    ),
 }
+
+# The settings chosen from a few values: name, the values, and what a player is told of any
+# other (the values {choices}).
+CHOICES: tuple[tuple[str, type[StrEnum], Phrase], ...] = (
+    ("next_dealer", NextDealer, Phrase("The next dealer must be one of: {choices}.")),
+    ("sit_out", SitOut, Phrase("Who sits out must be one of: {choices}.")),
+    ("set_suits", SetSuits, Phrase("The suits of a set must be one of: {choices}.")),
+    ("ace", OklahomaAce, Phrase("Oklahoma's ace must be one of: {choices}.")),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,36 +180,29 @@ class Settings:
             object.__setattr__(self, "variant", Variant(self.variant))
         except ValueError:
             choices = ", ".join(v.value for v in Variant)
-            raise SettingsError(f"The variant must be one of: {choices}.") from None
+            raise SettingsError("The variant must be one of: {choices}.", choices=choices) from None
         object.__setattr__(self, "target_set", self.target is not None)
         if self.target is None:
             object.__setattr__(self, "target", USUAL_TARGETS[self.variant])
-        for name, (low, high, label) in BOUNDS.items():
+        for name, bound in BOUNDS.items():
             value = getattr(self, name)
+            low, high = bound.low, bound.high
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SettingsError(f"{label} must be a whole number from {low} to {high}.")
+                raise SettingsError(bound.not_whole.template, low=low, high=high)
             if not low <= value <= high:
-                raise SettingsError(
-                    f"{label} must be from {low} to {high} (you asked for {value})."
-                )
+                raise SettingsError(bound.outside.template, low=low, high=high, value=value)
         if not isinstance(self.big_gin, bool):
             raise SettingsError("Big Gin must be on or off.")
         if not isinstance(self.rotate_opponents, bool):
             raise SettingsError("Rotating opponents must be on or off.")
         if not isinstance(self.spades_double, bool):
             raise SettingsError("Spades double must be on or off.")
-        choice: type[StrEnum]
-        for name, choice, label in (
-            ("next_dealer", NextDealer, "The next dealer"),
-            ("sit_out", SitOut, "Who sits out"),
-            ("set_suits", SetSuits, "The suits of a set"),
-            ("ace", OklahomaAce, "Oklahoma's ace"),
-        ):
+        for name, choice, refusal in CHOICES:
             try:
                 object.__setattr__(self, name, choice(getattr(self, name)))
             except ValueError:
                 choices = ", ".join(c.value for c in choice)
-                raise SettingsError(f"{label} must be one of: {choices}.") from None
+                raise SettingsError(refusal.template, choices=choices) from None
 
     @property
     def is_two_player_variant(self) -> bool:
@@ -154,7 +216,7 @@ class Settings:
         ``target=None`` goes back to it."""
         unknown = set(changes) - {f.name for f in fields(self) if f.init}
         if unknown:
-            raise SettingsError(f"Unknown setting: {', '.join(sorted(unknown))}.")
+            raise SettingsError("Unknown setting: {names}.", names=", ".join(sorted(unknown)))
         if not self.target_set and "target" not in changes:
             changes["target"] = VARIANT_TARGET
         return replace(self, **changes)

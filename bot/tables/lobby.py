@@ -8,24 +8,50 @@ from __future__ import annotations
 
 from bot.gin.match import Player
 from bot.gin.modes import Mode
+from bot.i18n import N_
 from bot.tables.model import Seat, Status, Table, TableError
 
 TEAM_SIZE = 2
+
+# The refusals that name the mode, one whole sentence per mode (by its name) since other
+# languages bend the mode's name to the sentence. A mode of a fixed player count asked for
+# another, with the value {players}:
+_EXACTLY: dict[str, str] = {
+    "classic": N_("The two-player game is played by exactly {players}: leave `players` out."),
+    "three": N_("Three players is played by exactly {players}: leave `players` out."),
+    "teams": N_("Two teams of two is played by exactly {players}: leave `players` out."),
+}
+# A mode of a range of player counts asked for one outside it ({low}, {high}, {asked}):
+_OUTSIDE: dict[str, str] = {
+    "elimination": N_("Elimination takes {low} to {high} players (you asked for {asked})."),
+}
+# A lobby started with too few players ({need}, {have}):
+_TOO_FEW: dict[str, str] = {
+    "three": N_(
+        "Three players needs {need} players to start; {have} seated so far. Wait for more to "
+        "join, or fill seats with the bot (`/gin open ... bots:`)."
+    ),
+    "teams": N_(
+        "Two teams of two needs {need} players to start; {have} seated so far. Wait for more "
+        "to join, or fill seats with the bot (`/gin open ... bots:`)."
+    ),
+    "elimination": N_(
+        "Elimination needs {need} players to start; {have} seated so far. Wait for more to "
+        "join, or fill seats with the bot (`/gin open ... bots:`)."
+    ),
+}
 
 
 def table_size(mode: Mode, wanted: int | None) -> int:
     """Seats of a new table: fixed for three and teams; elimination takes 2 to 14."""
     if mode.min_players == mode.max_players:
         if wanted is not None and wanted != mode.min_players:
-            raise TableError(
-                f"{mode.label} is played by exactly {mode.min_players}: leave `players` out."
-            )
+            raise TableError(_EXACTLY[mode.name], players=mode.min_players)
         return mode.min_players
     size = mode.default_players if wanted is None else wanted
     if not mode.min_players <= size <= mode.max_players:
         raise TableError(
-            f"{mode.label} takes {mode.min_players} to {mode.max_players} players "
-            f"(you asked for {size})."
+            _OUTSIDE[mode.name], low=mode.min_players, high=mode.max_players, asked=size
         )
     return size
 
@@ -38,7 +64,9 @@ def check_teams(mode: Mode, seats: list[Seat]) -> None:
     for side in (0, 1):
         if picked.count(side) > TEAM_SIZE:
             raise TableError(
-                f"Team {side + 1} is full: join team {2 - side}, or leave the choice to the cut."
+                "Team {full} is full: join team {other}, or leave the choice to the cut.",
+                full=side + 1,
+                other=2 - side,
             )
 
 
@@ -61,8 +89,9 @@ def check_join(table: Table, player: Player, team: int | None, *, open_here: boo
         )
     if len(table.seats) >= table.size:
         raise TableError(
-            f"This table is full ({table.size} seats). Watch it, or open your own in another "
-            "channel with `/gin open`."
+            "This table is full ({seats} seats). Watch it, or open your own in another "
+            "channel with `/gin open`.",
+            seats=table.size,
         )
     if team is not None:
         if table.mode_name != "teams":
@@ -70,7 +99,9 @@ def check_join(table: Table, player: Player, team: int | None, *, open_here: boo
         taken = sum(1 for seat in table.seats if seat.team == team)
         if taken >= TEAM_SIZE:
             raise TableError(
-                f"Team {team + 1} is full: join team {2 - team}, or leave the choice to the cut."
+                "Team {full} is full: join team {other}, or leave the choice to the cut.",
+                full=team + 1,
+                other=2 - team,
             )
 
 
@@ -91,13 +122,12 @@ def check_leave(table: Table, user_id: str, *, open_here: bool) -> int:
 def check_start(table: Table, user_id: str, *, open_here: bool) -> None:
     _open_lobby(table, open_here)
     if user_id != table.host:
-        host = next((s.player.name for s in table.seats if s.player.id == table.host), "the host")
-        raise TableError(f"Only the host, {host}, can start this table.")
+        host = next((s.player.name for s in table.seats if s.player.id == table.host), None)
+        if host is None:
+            # TRANSLATORS: the host's name is not known here; "the host" stands for it.
+            raise TableError("Only the host, the host, can start this table.")
+        raise TableError("Only the host, {host}, can start this table.", host=host)
     mode = table.mode
     have = len(table.seats)
     if have < mode.min_players or (mode.min_players == mode.max_players and have < table.size):
-        need = mode.min_players
-        raise TableError(
-            f"{mode.label} needs {need} players to start; {have} seated so far. Wait for "
-            "more to join, or fill seats with the bot (`/gin open ... bots:`)."
-        )
+        raise TableError(_TOO_FEW[mode.name], need=mode.min_players, have=have)

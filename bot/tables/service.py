@@ -33,6 +33,7 @@ from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.modes import find_mode
 from bot.gin.settings import Variant
+from bot.i18n import N_
 from bot.ratings import updated_ratings
 from bot.server_settings import ServerSettings
 from bot.store import (
@@ -73,8 +74,8 @@ CLOCK_KEYS = ("timers", "timer")
 # Tries at a move that ends a match, when the ratings it needs change under it.
 RATING_TRIES = 3
 
-CHALLENGE_GONE = "That challenge is no longer open. Start a new one with `/gin challenge`."
-STALE_BUTTON = (
+CHALLENGE_GONE = N_("That challenge is no longer open. Start a new one with `/gin challenge`.")
+STALE_BUTTON = N_(
     "That button is out of date: that move was already made, or the game has moved on. "
     "Use your latest hand message, or `/gin hand`."
 )
@@ -496,8 +497,11 @@ class TableService:
         bot_players = bots or []
         if len(bot_players) >= size:
             raise TableError(
-                f"A table of {size} with {len(bot_players)} bots leaves you no seat: ask for "
-                f"at most {size - 1} bots."
+                "A table of {size} with {bots} bots leaves you no seat: ask for at most "
+                "{most} bots.",
+                size=size,
+                bots=len(bot_players),
+                most=size - 1,
             )
         seats = [Seat(host, team=team), *(Seat(p, bot_level=bot_level) for p in bot_players)]
         lobby.check_teams(chosen, seats)
@@ -521,7 +525,7 @@ class TableService:
         async with lock:
             existing = self.in_channel(channel_id)
             if existing is not None:
-                raise TableError(_busy_reason(existing))
+                raise _busy(existing)
             created = self.clock()
             now = created.isoformat()
             for seat in seats:
@@ -592,7 +596,7 @@ class TableService:
                 "This table is a lobby, not a challenge: take a seat with the Join button or "
                 "`/gin join`, or leave with `/gin leave`."
             )
-        a, b = table.challenger.name, table.opponent.name
+        b = table.opponent.name
         if table.status is Status.PLAYING and table.id in self._by_id:
             if table.seat_of(user_id) is not None:
                 raise TableError(
@@ -600,8 +604,10 @@ class TableService:
                     "To leave it, use `/gin resign`."
                 )
             raise TableError(
-                f"There is no challenge to answer here: {a} and {b} are playing. Start your "
-                "own game in another channel with `/gin challenge`."
+                "There is no challenge to answer here: {a} and {b} are playing. Start your "
+                "own game in another channel with `/gin challenge`.",
+                a=table.challenger.name,
+                b=b,
             )
         if table.status is not Status.CHALLENGE or table.id not in self._by_id:
             raise TableError(CHALLENGE_GONE)
@@ -610,13 +616,22 @@ class TableService:
         if challenger_may and user_id == table.challenger.id:
             return
         if user_id == table.challenger.id:
+            # Only accepting comes here: the challenger may always decline (withdraw).
             raise TableError(
-                f"You can't {verb} your own challenge; wait for {b} to answer it. "
-                "To withdraw it, use `/gin decline`."
+                "You can't accept your own challenge; wait for {name} to answer it. "
+                "To withdraw it, use `/gin decline`.",
+                name=b,
+            )
+        if verb == "accept":
+            raise TableError(
+                "Only {name} can accept this challenge. Want to play? Start your own game in "
+                "another channel with `/gin challenge`.",
+                name=b,
             )
         raise TableError(
-            f"Only {b} can {verb} this challenge. Want to play? Start your own game in "
-            "another channel with `/gin challenge`."
+            "Only {name} can decline this challenge. Want to play? Start your own game in "
+            "another channel with `/gin challenge`.",
+            name=b,
         )
 
     # --- lobbies ---------------------------------------------------------------------------------
@@ -877,7 +892,8 @@ class TableService:
             seat = self._seated(table, user_id)
             match = self._match(table)
             if seat not in match.in_play:
-                raise TableError(match.mode.not_playing(match, seat))
+                why = match.mode.not_playing(match, seat)
+                raise TableError(why.template, **why.values)
             result, done = await self._concede(table, locked, seat, EndReason.RESIGN, given)
         done()
         return result
@@ -960,9 +976,18 @@ class TableService:
     def _seated(self, table: Table, user_id: str) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
+            names = [p.name for p in table.players]
+            if len(names) == 2:
+                raise TableError(
+                    "You're not playing at this table ({a} vs {b}). Watch with `/gin table`, "
+                    "or start your own game in another channel with `/gin challenge`.",
+                    a=names[0],
+                    b=names[1],
+                )
             raise TableError(
-                f"You're not playing at this table ({_who(table)}). Watch with `/gin table`, "
-                "or start your own game in another channel with `/gin challenge`."
+                "You're not playing at this table ({players}). Watch with `/gin table`, "
+                "or start your own game in another channel with `/gin challenge`.",
+                players=", ".join(names),
             )
         if table.is_lobby:
             raise TableError(
@@ -972,12 +997,14 @@ class TableService:
         if table.status is Status.CHALLENGE:
             if seat == 0:
                 raise TableError(
-                    f"The game hasn't started: {table.opponent.name} hasn't accepted your "
-                    "challenge yet. To withdraw it, use `/gin decline`."
+                    "The game hasn't started: {name} hasn't accepted your challenge yet. "
+                    "To withdraw it, use `/gin decline`.",
+                    name=table.opponent.name,
                 )
             raise TableError(
-                f"The game hasn't started: first accept {table.challenger.name}'s challenge "
-                "with the Accept button or `/gin accept` (or turn it down with `/gin decline`)."
+                "The game hasn't started: first accept {name}'s challenge with the Accept "
+                "button or `/gin accept` (or turn it down with `/gin decline`).",
+                name=table.challenger.name,
             )
         if not table.is_open or table.id not in self._by_id:
             raise TableError("This game is over. Start a new one with `/gin challenge`.")
@@ -1246,27 +1273,40 @@ def _result_key(result: MatchResult) -> tuple[Any, ...]:
     return (result.winner, tuple(result.placings))
 
 
-def _who(table: Table) -> str:
+def _busy(table: Table) -> TableError:
+    """The refusal of a new table in a channel that has one, saying who is at it."""
     names = [p.name for p in table.players]
-    if len(names) == 2:
-        return f"{names[0]} vs {names[1]}"
-    return ", ".join(names)
-
-
-def _busy_reason(table: Table) -> str:
     if table.is_lobby:
-        return (
-            f"This channel already has a table filling its seats ({_who(table)}). Take a "
-            "seat with `/gin join`, or play in another channel."
+        if len(names) == 2:
+            return TableError(
+                "This channel already has a table filling its seats ({a} vs {b}). Take a "
+                "seat with `/gin join`, or play in another channel.",
+                a=names[0],
+                b=names[1],
+            )
+        return TableError(
+            "This channel already has a table filling its seats ({players}). Take a "
+            "seat with `/gin join`, or play in another channel.",
+            players=", ".join(names),
         )
     if table.status is Status.CHALLENGE:
-        return (
-            f"This channel already has an open challenge ({table.challenger.name} → "
-            f"{table.opponent.name}). Wait for it to be answered, or play in another channel."
+        return TableError(
+            "This channel already has an open challenge ({challenger} → {opponent}). Wait "
+            "for it to be answered, or play in another channel.",
+            challenger=table.challenger.name,
+            opponent=table.opponent.name,
         )
-    return (
-        f"This channel already has a game in progress ({_who(table)}). Play in another "
-        "channel, or wait for it to finish."
+    if len(names) == 2:
+        return TableError(
+            "This channel already has a game in progress ({a} vs {b}). Play in another "
+            "channel, or wait for it to finish.",
+            a=names[0],
+            b=names[1],
+        )
+    return TableError(
+        "This channel already has a game in progress ({players}). Play in another "
+        "channel, or wait for it to finish.",
+        players=", ".join(names),
     )
 
 
