@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.gin.errors import SettingsError
 from bot.gin.settings import Settings
-from bot.i18n import N_, tr_n
+from bot.i18n import LANGUAGES, N_, tr_n
 
 # name -> (low, high, what a player is told of a value outside them, with the values {low},
 # {high} and {value}); the timer bounds are in seconds, and read as durations.
@@ -43,6 +43,9 @@ class ServerSettings:
     hints: bool = True
     provisional_matches: int = 3
     images: bool = True  # a picture of each showdown, attached to its message
+    # What the channel's messages are written in (a catalogue of bot.i18n); "": the language
+    # Discord says the server prefers.
+    language: str = ""
 
     def checked(self, names: set[str] | None = None) -> ServerSettings:
         """Raise SettingsError with a clear message when a value (of ``names``) is out of bounds."""
@@ -57,6 +60,10 @@ class ServerSettings:
                     high=_amount(name, high),
                     value=_amount(name, value),
                 )
+        if (names is None or "language" in names) and self.language not in ("", *LANGUAGES):
+            raise SettingsError(
+                "The language must be one of: {choices}.", choices=", ".join(LANGUAGES)
+            )
         return self
 
     def with_changes(self, **changes: Any) -> ServerSettings:
@@ -78,6 +85,7 @@ class ServerSettings:
             "hints": self.hints,
             "provisional_matches": self.provisional_matches,
             "images": self.images,
+            "language": self.language,
         }
 
     @classmethod

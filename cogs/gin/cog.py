@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -18,7 +19,7 @@ from bot.gin.hand import ActionKind, Phase
 from bot.gin.match import Player
 from bot.gin.phrase import Phrase
 from bot.gin.settings import Variant
-from bot.i18n import N_, tr, translate
+from bot.i18n import LANGUAGES, N_, speaking, tr, translate
 from bot.render import (
     Panel,
     challenge_panel,
@@ -32,6 +33,7 @@ from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
 from cogs.gin.errors import COMMITTED, disarm, funnel, handle_error, send, update, watch
+from cogs.gin.languages import heard
 from cogs.gin.lobby import Lobbies
 from cogs.gin.moves import Moves
 from cogs.gin.opponent import BotOpponent
@@ -63,6 +65,13 @@ VARIANT_CHOICES: Choices = [
     app_commands.Choice(name=N_("oklahoma"), value="oklahoma"),
     # TRANSLATORS: a choice of option: the variant's name (Hollywood Gin, three games at once).
     app_commands.Choice(name=N_("hollywood"), value="hollywood"),
+]
+LANGUAGE_CHOICES: Choices = [
+    # TRANSLATORS: a choice of option: write the channel's messages in the language Discord
+    # says the server prefers.
+    app_commands.Choice(name=N_("the server's Discord language"), value="auto"),
+    # Each language by its own name, the same in every language.
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
 ]
 ACE_CHOICES: Choices = [
     # TRANSLATORS: a choice of option: an ace upcard (Oklahoma) means gin only.
@@ -185,13 +194,20 @@ class GinCog(commands.Cog):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Every /gin command runs in a server channel: Discord hides them in DMs, but a
-        command that arrives from a DM anyway is refused, not run."""
+        command that arrives from a DM anyway is refused, not run. The command answers in
+        the language of the player's Discord."""
+        heard(interaction)
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
         return True
 
+    def _channel_language(self, table: Table) -> contextlib.AbstractContextManager[str]:
+        """Text made in the block is for the table's channel: in its server's language."""
+        return speaking(self.display.languages.of_channel(table))
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        heard(interaction)  # the watchdog's answer, if it must give one, in their language
         watch(interaction, self._watchdogs)
 
     async def cog_unload(self) -> None:
@@ -326,7 +342,10 @@ class GinCog(commands.Cog):
     ) -> None:
         """The public challenge with its Accept / Decline buttons; the table is withdrawn if
         it cannot be shown."""
-        panel = challenge_panel(interaction.user.mention, opponent.mention, server, changed=changed)
+        with self._channel_language(table):
+            panel = challenge_panel(
+                interaction.user.mention, opponent.mention, server, changed=changed
+            )
         try:
             response = await send(
                 interaction,
@@ -491,25 +510,26 @@ class GinCog(commands.Cog):
                 "on its way by DM; `/gin hand` shows it here too."
             )
             try:
-                level_name = translate(level)  # the name of its choice (LEVEL_CHOICES)
-                panel = Panel(
-                    # TRANSLATORS: a title: the player, the bot and how well it plays.
-                    tr(
-                        "Gin Rummy · {player} vs {bot} ({level})",
-                        player=player.name,
-                        bot=me_player.name,
-                        level=level_name,
-                    ),
-                    tr(
-                        "{mention} plays me at the **{level}** level, first to {target}. "
-                        "Your hand is on its way by DM (`/gin hand` shows it here too); the "
-                        "table is below. This match counts in your stats and history, but "
-                        "not on the leaderboard.",
-                        mention=interaction.user.mention,
-                        level=level_name,
-                        target=server.rules.target,
-                    ),
-                )
+                with self._channel_language(table):
+                    level_name = translate(level)  # the name of its choice (LEVEL_CHOICES)
+                    panel = Panel(
+                        # TRANSLATORS: a title: the player, the bot and how well it plays.
+                        tr(
+                            "Gin Rummy · {player} vs {bot} ({level})",
+                            player=player.name,
+                            bot=me_player.name,
+                            level=level_name,
+                        ),
+                        tr(
+                            "{mention} plays me at the **{level}** level, first to {target}. "
+                            "Your hand is on its way by DM (`/gin hand` shows it here too); the "
+                            "table is below. This match counts in your stats and history, but "
+                            "not on the leaderboard.",
+                            mention=interaction.user.mention,
+                            level=level_name,
+                            target=server.rules.target,
+                        ),
+                    )
                 await send(interaction, embeds=[embed(panel)], ephemeral=False)
             finally:
                 await self.display.sync(table)
@@ -551,7 +571,8 @@ class GinCog(commands.Cog):
             )
             try:
                 # TRANSLATORS: the title of the message that starts a challenged match.
-                panel = Panel(tr("Challenge accepted"), _accepted_text(table))
+                with self._channel_language(table):
+                    panel = Panel(tr("Challenge accepted"), _accepted_text(table))
                 if via_button:
                     await update(interaction, embeds=[embed(panel)], view=None)
                 else:
@@ -570,14 +591,17 @@ class GinCog(commands.Cog):
             interaction.extras[COMMITTED] = tr(
                 "You withdrew the challenge; the channel is free again."
             )
-            text = tr("{name} withdrew the challenge. The channel is free again.", name=name)
+            with self._channel_language(table):
+                text = tr("{name} withdrew the challenge. The channel is free again.", name=name)
         else:
             interaction.extras[COMMITTED] = tr(
                 "You declined the challenge; the channel is free again."
             )
-            text = tr("{name} declined the challenge. The channel is free again.", name=name)
-        # TRANSLATORS: the title of the message when a challenge is withdrawn or declined.
-        panel = Panel(tr("Challenge closed"), text)
+            with self._channel_language(table):
+                text = tr("{name} declined the challenge. The channel is free again.", name=name)
+        with self._channel_language(table):
+            # TRANSLATORS: the title of the message when a challenge is withdrawn or declined.
+            panel = Panel(tr("Challenge closed"), text)
         if via_button:
             await update(interaction, embeds=[embed(panel)], view=None)
         else:
@@ -785,13 +809,14 @@ class GinCog(commands.Cog):
         async with self._activity():
             table = self.service.require_table(str(interaction.channel_id))
             await self.service.end(table)
-            text = tr(
-                "{moderator} closed this table. The match between <@{challenger}> and "
-                "<@{opponent}> ends with no result.",
-                moderator=name_of(interaction.user),
-                challenger=table.challenger.id,
-                opponent=table.opponent.id,
-            )
+            with self._channel_language(table):
+                text = tr(
+                    "{moderator} closed this table. The match between <@{challenger}> and "
+                    "<@{opponent}> ends with no result.",
+                    moderator=name_of(interaction.user),
+                    challenger=table.challenger.id,
+                    opponent=table.opponent.id,
+                )
             interaction.extras[COMMITTED] = tr("The table is closed, with no result.")
             try:
                 # TRANSLATORS: the title of the message when a moderator ends a table.
@@ -835,8 +860,10 @@ class GinCog(commands.Cog):
         variant=N_("Two-player matches: classic, Oklahoma or Hollywood"),
         ace=N_("Oklahoma: an ace upcard means gin only or a 1-point knock"),
         spades_double=N_("Oklahoma: a spade upcard doubles the hand's score"),
+        language=N_("The language of the channel's messages (players read their own)"),
     )
     @app_commands.choices(
+        language=LANGUAGE_CHOICES,
         next_dealer=NEXT_DEALER_CHOICES,
         sit_out=SIT_OUT_CHOICES,
         set_suits=SET_SUITS_CHOICES,
@@ -868,6 +895,7 @@ class GinCog(commands.Cog):
         variant: Literal["classic", "oklahoma", "hollywood"] | None = None,
         ace: Literal["gin", "one"] | None = None,
         spades_double: bool | None = None,
+        language: str | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise TableError(
@@ -896,6 +924,8 @@ class GinCog(commands.Cog):
             ace=ace,
             spades_double=spades_double,
         )
+        if language is not None:
+            changes["language"] = "" if language == "auto" else language
         if turn_minutes is not None:
             changes["turn_seconds"] = turn_minutes * 60
         if challenge_minutes is not None:
@@ -931,7 +961,8 @@ class GinCog(commands.Cog):
         mode: Literal["classic", "three", "teams", "elimination"] = "classic",
     ) -> None:
         kind = "bot" if against_bot else sort
-        embeds, view = await self.records.page("lb", _with_mode(kind, mode), 0, interaction)
+        with speaking(self.display.languages.of_server(interaction.guild_id)):  # in public
+            embeds, view = await self.records.page("lb", _with_mode(kind, mode), 0, interaction)
         await reply(interaction, embeds=embeds, view=view, ephemeral=False)
 
     @gin.command(name="history", description=N_("A player's recent matches"))

@@ -31,9 +31,10 @@ import orjson
 from bot.art.artist import ARTIST
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
-from bot.i18n import language, tr
+from bot.i18n import language, speaking, tr
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService, clock
+from cogs.gin.languages import Languages
 from cogs.gin.people import only, safe
 from cogs.gin.pictures import showdown_picture
 from cogs.gin.rest import (
@@ -133,6 +134,7 @@ class TableDisplay:
     def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
         self.service = service
+        self.languages = Languages(client)
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         # message id (or a private reply's reference) -> fingerprint of what it shows
@@ -411,10 +413,14 @@ class TableDisplay:
         """Whether some of the table's messages wait for Discord to answer again."""
         return table.id in self._retries
 
-    async def _step(self, table: Table, what: str, step: Callable[[], Awaitable[None]]) -> bool:
-        """Run one part of a sync; False when it failed for a reason that may pass."""
+    async def _step(
+        self, table: Table, what: str, step: Callable[[], Awaitable[None]], language: str
+    ) -> bool:
+        """Run one part of a sync, its text in ``language``; False when it failed for a
+        reason that may pass."""
         try:
-            await step()
+            with speaking(language):
+                await step()
         except Exception as error:
             if transient(error):
                 log.warning("%s of table %s failed (%r); trying again soon", what, table.id, error)
@@ -431,16 +437,20 @@ class TableDisplay:
             return True
         display = table.display
         before = repr(display)
-        done = await self._step(table, "the showdowns", lambda: self._post_showdowns(table))
+        self.languages.keep(table)  # so a restarted bot still writes to them in theirs
+        channel = self.languages.of_channel(table)
+        done = await self._step(
+            table, "the showdowns", lambda: self._post_showdowns(table), channel
+        )
         if match.is_over:
             if done:  # the result comes after the last showdown, never before it
                 done = await self._step(
-                    table, "the match result", lambda: self._post_match_over(table)
+                    table, "the match result", lambda: self._post_match_over(table), channel
                 )
         else:
             if done:  # the new hand's table comes after the last hand's showdown
                 done = await self._step(
-                    table, "the public table", lambda: self._update_public(table)
+                    table, "the public table", lambda: self._update_public(table), channel
                 )
             for seat in table.human_seats:  # the bot needs no private message
                 if match.board_of(seat) is not None:  # sitting out or out: nothing new
@@ -450,11 +460,13 @@ class TableDisplay:
                             table,
                             f"the hand of seat {seat}",
                             lambda seat=seat, step=step: step(table, seat),  # type: ignore[misc]
+                            self.languages.of_player(table, seat),
                         )
                         and done
                     )
             done = (
-                await self._step(table, "the turn notice", lambda: self._ping_turn(table)) and done
+                await self._step(table, "the turn notice", lambda: self._ping_turn(table), channel)
+                and done
             )
         if repr(display) != before:
             try:
@@ -565,7 +577,14 @@ class TableDisplay:
             seats = set(record.seats)
             for seat, entry in display.get("hands", {}).items():
                 if entry.get("hand") == record.number and int(seat) in seats:
-                    await self._edit_hand(entry, [panel], None)
+                    with speaking(self.languages.of_player(table, int(seat))):
+                        mine = embed(
+                            showdown_panel(
+                                match, record.number, record.result, record.board, self.faces.card
+                            ),
+                            SHOWDOWN_COLOUR,
+                        )
+                    await self._edit_hand(entry, [mine], None)
 
     async def _showdown_picture(self, table: Table, record: HandRecord) -> list[Attachment]:
         """The showdown as a picture, when the server wants pictures and the hand had a

@@ -23,6 +23,7 @@ from discord import app_commands
 from bot.gin import GinError
 from bot.gin.phrase import Phrase
 from bot.i18n import N_, tr, translate
+from cogs.gin.languages import heard
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +170,7 @@ async def _answer_error(
 async def funnel(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     """Run a component handler: every error it raises gets its private answer."""
     interaction.extras[HANDLED] = True
+    heard(interaction)  # the answer and any error in the player's own language
     try:
         yield
     except Exception as error:

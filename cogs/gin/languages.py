@@ -9,10 +9,22 @@ from typing import Any
 
 import discord
 
-from bot.i18n import ENGLISH, language_for
+from bot.i18n import ENGLISH, language_for, use
 from bot.tables import Table
 
 KEY = "languages"  # in a table's display JSON: user id -> language
+
+# user id -> the language of their last interaction with this process
+_people: dict[str, str] = {}
+
+
+def heard(interaction: discord.Interaction[Any]) -> str:
+    """The language of the person behind an interaction, remembered for later, and made the
+    language of the rest of the handler's task (its answer, its errors)."""
+    language = language_for(interaction.locale)
+    _people[str(interaction.user.id)] = language
+    use(language)
+    return language
 
 
 class Languages:
@@ -20,27 +32,21 @@ class Languages:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self._people: dict[str, str] = {}
 
-    def heard(self, interaction: discord.Interaction[Any]) -> str:
-        """The language of the person behind an interaction, remembered for later."""
-        language = language_for(interaction.locale)
-        self._people[str(interaction.user.id)] = language
-        return language
-
-    def keep(self, table: Table, user_id: str) -> None:
-        """Write down at the table the language a seated player was last heard in."""
-        language = self._people.get(user_id)
-        if language is None or table.seat_of(user_id) is None:
-            return
-        kept = table.display.setdefault(KEY, {})
-        if kept.get(user_id) != language:
-            kept[user_id] = language
+    def keep(self, table: Table) -> None:
+        """Write down at the table the language each seated player was last heard in."""
+        for player in table.players:
+            language = _people.get(player.id)
+            if language is None:
+                continue
+            kept = table.display.setdefault(KEY, {})
+            if kept.get(player.id) != language:
+                kept[player.id] = language
 
     def of_player(self, table: Table, seat: int) -> str:
         """What a player's private messages are written in."""
         user_id = table.players[seat].id
-        language = self._people.get(user_id) or table.display.get(KEY, {}).get(user_id)
+        language = _people.get(user_id) or table.display.get(KEY, {}).get(user_id)
         return language_for(language) if language else self.of_channel(table)
 
     def of_channel(self, table: Table) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.gin.match import Player
-from bot.i18n import tr, translate
+from bot.i18n import speaking, tr, translate
 from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
@@ -102,9 +102,10 @@ class Lobbies:
                     "way by DM; `/gin hand` shows it here too."
                 )
             try:
-                embeds, view = self.payload(table)
-                if practice or table.match is not None:
-                    embeds.append(embed(self.started_panel(table)))
+                with speaking(self.display.languages.of_channel(table)):
+                    embeds, view = self.payload(table)
+                    if practice or table.match is not None:
+                        embeds.append(embed(self.started_panel(table)))
                 response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
                 if response is not None:
                     table.display["challenge"] = response.message_id
@@ -182,7 +183,9 @@ class Lobbies:
                 "by DM; `/gin hand` shows it here too."
             )
         try:
-            embeds, view = self.payload(table)
+            with speaking(self.display.languages.of_channel(table)):
+                embeds, view = self.payload(table)
+                notice = [embed(self.started_panel(table))] if started else []
             on_lobby = interaction.message is not None and interaction.message.id == (
                 table.display.get("challenge")
             )
@@ -191,7 +194,6 @@ class Lobbies:
             else:
                 await self.refresh(table, embeds, view)
             if started:
-                notice = [embed(self.started_panel(table))]
                 await send(interaction, embeds=notice, ephemeral=False)
             elif not on_lobby:
                 # TRANSLATORS: the title of the answer to joining or leaving a table.

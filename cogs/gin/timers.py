@@ -7,7 +7,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.i18n import tr
+from bot.i18n import speaking, tr
 from bot.server_settings import duration
 from bot.tables import Table, TableService, TimerEvent, TimerKind
 
@@ -59,6 +59,11 @@ class TimerRunner:
                 await asyncio.wait_for(self.wake.wait(), timeout=wait)
 
     async def announce(self, event: TimerEvent) -> None:
+        """Say in the channel what a timer did, in the channel's language."""
+        with speaking(self.display.languages.of_channel(event.table)):
+            await self._announce(event)
+
+    async def _announce(self, event: TimerEvent) -> None:
         table = event.table
         if event.kind is TimerKind.EXPIRED:
             waited = duration(table.server.challenge_seconds)
