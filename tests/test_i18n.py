@@ -7,7 +7,8 @@ import asyncio
 
 from bot.gin import IllegalMove
 from bot.gin.phrase import Phrase
-from bot.i18n import language, language_for, number, speaking, tr, tr_n, translate
+from bot.i18n import LANGUAGES, language, language_for, number, speaking, tr, tr_n, translate
+from bot.i18n.catalog import check
 
 
 def test_discord_locales_read_their_catalogue_and_the_rest_english() -> None:
@@ -56,3 +57,21 @@ def test_numbers_as_each_language_writes_them() -> None:
         assert number(1234.5, 1) == "1.234,5"
     with speaking("pt_BR"):
         assert number(1234) == "1.234"
+
+
+def test_every_language_has_every_sentence_with_its_values() -> None:
+    """Each shipped catalogue translates every sentence the code has, with the same named
+    values (``python -m bot.i18n.catalog`` brings them up to date and lists what is left)."""
+    assert check() == []
+
+
+def test_the_shipped_catalogues_are_read_and_say_it_their_way() -> None:
+    from bot.i18n.catalog import extract
+
+    sentences = [m.id for m in extract() if isinstance(m.id, str) and m.id]
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        with speaking(lang):
+            changed = sum(tr(english) != english for english in sentences)
+        assert changed > 0.9 * len(sentences), (lang, changed, len(sentences))
