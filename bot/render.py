@@ -2,11 +2,12 @@
 
 Every mode shares these screens: a seat's private hand, the public table, the showdown of
 each hand (each board of a teams hand; each round of elimination) and the match's result.
+Every sentence is made in the language in force (``bot.i18n``); card names stay as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.gin import Card
@@ -15,6 +16,7 @@ from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.gin.melds import Arrangement, min_deadwood
 from bot.gin.settings import OklahomaAce, Settings, Variant
+from bot.i18n import N_, number, tr, tr_n, translate
 from bot.server_settings import ServerSettings, duration
 
 Face = Callable[[Card], str]
@@ -56,23 +58,50 @@ def arrangement_text(arrangement: Arrangement, face: Face = str) -> str:
 
 
 def pile_text(card: Card | None, face: Face = str) -> str:
-    return "empty" if card is None else face(card)
+    # TRANSLATORS: the discard pile when it holds no card.
+    return tr("empty") if card is None else face(card)
+
+
+def on_off(flag: bool) -> str:
+    """A setting switched on or off, as a settings line shows it."""
+    # TRANSLATORS: a setting's value, switched on.
+    on = tr("on")
+    # TRANSLATORS: a setting's value, switched off.
+    return on if flag else tr("off")
 
 
 def ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    """A place as a short ordinal: `1st`, `2nd`, `11th`, `23rd`."""
+    if place == 1:
+        # TRANSLATORS: first place, as a short ordinal (French "1er", German "1.").
+        return tr("1st")
+    last = 0 if 10 <= place % 100 <= 20 else place % 10
+    if last == 1:
+        # TRANSLATORS: a place as a short ordinal, for 21st, 31st… (1st is its own sentence).
+        return tr("{place}st", place=place)
+    if last == 2:
+        # TRANSLATORS: a place as a short ordinal, for 2nd, 22nd, 32nd…
+        return tr("{place}nd", place=place)
+    if last == 3:
+        # TRANSLATORS: a place as a short ordinal, for 3rd, 23rd, 33rd…
+        return tr("{place}rd", place=place)
+    # TRANSLATORS: a place as a short ordinal, for 4th… 20th, 24th… (German "{place}.").
+    return tr("{place}th", place=place)
 
 
 def side_name(match: Match, side: int) -> str:
     """A player's name, or a team's: its two partners."""
     if match.mode_name == "teams":
-        return " & ".join(p.name for s, p in enumerate(match.players) if match.side_of(s) == side)
+        names = [p.name for s, p in enumerate(match.players) if match.side_of(s) == side]
+        if len(names) == 2:
+            # TRANSLATORS: a team named by its two partners, "Ann & Cal".
+            return tr("{first} & {second}", first=names[0], second=names[1])
+        return " & ".join(names)
     return match.players[side].name
 
 
 def team_label(match: Match, side: int) -> str:
-    return f"Team {side + 1} ({side_name(match, side)})"
+    return tr("Team {number} ({names})", number=side + 1, names=side_name(match, side))
 
 
 def scores_line(match: Match) -> str:
@@ -80,18 +109,24 @@ def scores_line(match: Match) -> str:
     mode = match.mode_name
     if mode == "elimination":
         out = [f"{match.players[s].name} {ordinal(i)}" for i, s in enumerate(match.out, 1)]
-        still = [match.players[s].name for s in match.in_play]
-        text = "In play: " + ", ".join(still)
+        still = ", ".join(match.players[s].name for s in match.in_play)
         if out:
-            text = "Out (safe): " + ", ".join(out) + " · " + text
-        return text
+            # TRANSLATORS: elimination's standings: who went out (and is safe), with their
+            # places, then who still plays.
+            return tr("Out (safe): {out} · In play: {players}", out=", ".join(out), players=still)
+        return tr("In play: {players}", players=still)
     if mode == "teams":
-        a, b = (f"{side_name(match, s)} {_points(match, s)}" for s in (0, 1))
-        return f"{a} · {b} · to {match.settings.team_target}"
+        scores = " · ".join(f"{side_name(match, s)} {_points(match, s)}" for s in (0, 1))
+        return _to_target(scores, match.settings.team_target)
     if match.is_hollywood:
         return hollywood_line(match)
     totals = " · ".join(f"{p.name} {_points(match, s)}" for s, p in enumerate(match.players))
-    return f"{totals} · to {match.settings.target}"
+    return _to_target(totals, match.settings.target)
+
+
+def _to_target(scores: str, target: int) -> str:
+    # TRANSLATORS: the running scores ("Alice 22 · Bob 40"), then the points they play to.
+    return tr("{scores} · to {target}", scores=scores, target=target)
 
 
 def hollywood_line(match: Match) -> str:
@@ -100,11 +135,33 @@ def hollywood_line(match: Match) -> str:
     names = [p.name for p in match.players]
     parts = []
     for game in match.games:
-        score = f"game {game.number} {game.scores[0]}–{game.scores[1]}"
-        if game.result is not None:
-            score += f" ({names[game.result.winner]} won)"
+        first, second = game.scores[0], game.scores[1]
+        if game.result is None:
+            # TRANSLATORS: a Hollywood game's running score, "game 2 40–12".
+            score = tr(
+                "game {number} {first}–{second}", number=game.number, first=first, second=second
+            )
+        else:
+            winner = names[game.result.winner]
+            # TRANSLATORS: a Hollywood game that is over, its score and who won it.
+            score = tr(
+                "game {number} {first}–{second} ({winner} won)",
+                number=game.number,
+                first=first,
+                second=second,
+                winner=winner,
+            )
         parts.append(score)
-    return f"{names[0]}–{names[1]}: " + " · ".join(parts) + f" · to {match.settings.target}"
+    games = " · ".join(parts)
+    # TRANSLATORS: the two players, their three Hollywood games, then the points each game
+    # plays to.
+    return tr(
+        "{first}–{second}: {games} · to {target}",
+        first=names[0],
+        second=names[1],
+        games=games,
+        target=match.settings.target,
+    )
 
 
 def variant_line(hand: Hand, face: Face = str) -> str | None:
@@ -114,19 +171,34 @@ def variant_line(hand: Hand, face: Face = str) -> str | None:
         return None
     upcard = face(knock_card.card)
     if knock_card.limit == 0:
-        text = f"**Oklahoma:** the upcard was {upcard}: gin only this hand"
-    else:
-        text = f"**Oklahoma:** the upcard was {upcard}: knock at {knock_card.limit} or less"
+        if knock_card.doubled:
+            return tr(
+                "**Oklahoma:** the upcard was {upcard}: gin only this hand · **spades double**: "
+                "every score of this hand counts twice.",
+                upcard=upcard,
+            )
+        return tr("**Oklahoma:** the upcard was {upcard}: gin only this hand.", upcard=upcard)
     if knock_card.doubled:
-        text += " · **spades double**: every score of this hand counts twice"
-    return text + "."
+        return tr(
+            "**Oklahoma:** the upcard was {upcard}: knock at {limit} or less · **spades "
+            "double**: every score of this hand counts twice.",
+            upcard=upcard,
+            limit=knock_card.limit,
+        )
+    return tr(
+        "**Oklahoma:** the upcard was {upcard}: knock at {limit} or less.",
+        upcard=upcard,
+        limit=knock_card.limit,
+    )
 
 
 def _points(match: Match, side: int) -> str:
     """A side's points toward the target and its boxes (hands won) so far: `22 (1 box)`."""
     boxes = match.hands_won[side]
-    won = f" ({boxes} box{'es' if boxes != 1 else ''})" if boxes else ""
-    return f"{match.scores[side]}{won}"
+    if not boxes:
+        return str(match.scores[side])
+    # TRANSLATORS: points toward the target, then the hands won so far ("boxes").
+    return tr_n("{points} ({n} box)", "{points} ({n} boxes)", boxes, points=match.scores[side])
 
 
 # --- the private hand ---------------------------------------------------------------------
@@ -147,23 +219,35 @@ def hand_panel(
     footer = scores_line(match) + (f" · {where}" if where else "")
     if hand is None:
         return Panel(
-            f"Gin Rummy · hand {match.hand_number}", match.mode.not_playing(match, seat), footer
+            tr("Gin Rummy · hand {number}", number=match.hand_number),
+            translate(match.mode.not_playing(match, seat)),
+            footer,
         )
     if match.mode_name == "elimination":
-        title = f"Your hand · round {match.hand_number} · {len(hand.seats)} players"
+        title = tr_n(
+            "Your hand · round {number} · {n} player",
+            "Your hand · round {number} · {n} players",
+            len(hand.seats),
+            number=match.hand_number,
+        )
     else:
         other = match.players[match.opponent_of(seat)].name
-        title = f"Your hand · vs {other} · hand {match.hand_number}"
+        title = tr(
+            "Your hand · vs {opponent} · hand {number}", opponent=other, number=match.hand_number
+        )
     lines = []
     if note:
         lines.append(f"**{note}**")
     if match.mode_name == "teams":
         partner = match.partners(seat)[0]
-        their = match.board_of(partner)
-        against = (
-            "" if their is None else f", playing {match.players[match.opponent_of(partner)].name}"
-        )
-        lines.append(f"Partner: {match.players[partner].name}{against}")
+        name = match.players[partner].name
+        if match.board_of(partner) is None:
+            lines.append(tr("Partner: {partner}", partner=name))
+        else:
+            opponent = match.players[match.opponent_of(partner)].name
+            lines.append(
+                tr("Partner: {partner}, playing {opponent}", partner=name, opponent=opponent)
+            )
     acting = hand.turn == seat and not hand.is_over
     if acting:
         lines.extend(others_turns(match, hand, seat, face))
@@ -177,16 +261,17 @@ def hand_panel(
     if oklahoma:
         lines.append(oklahoma)
     lines.extend(_pickups_line(match, hand, seat, face))
-    pile = f"Discard pile: {pile_text(hand.upcard, face)}"
+    pile = [tr("Discard pile: {card}", card=pile_text(hand.upcard, face))]
     if hand.turn == seat:  # while waiting, the stock count would only churn the message
-        pile += f" · Stock: {len(hand.stock)}"
+        # TRANSLATORS: the number of cards left in the stock.
+        pile.append(tr("Stock: {count}", count=len(hand.stock)))
     if hand.turn == seat or len(hand.seats) == 2:  # many play: the pile moves on unseen
-        lines.append(pile)
+        lines.append(" · ".join(pile))
     if match.mode_name == "elimination" and hand.turn == seat:
         lines.append(_others_line(match, hand, seat))
     lines.append(_status_line(match, hand, seat, hint=hint))
     if acting and ends is not None:  # Discord shows it in the reader's own time, counting down
-        lines.append(f"⏱️ Your turn ends <t:{ends}:R>.")
+        lines.append(tr("⏱️ Your turn ends <t:{ends}:R>.", ends=ends))
     return Panel(title, "\n".join(lines), footer, turn=acting)
 
 
@@ -210,9 +295,15 @@ def hand_lines(arrangement: Arrangement, drawn: Card | None, face: Face = str) -
 
     lines = [show(meld) for meld in arrangement.melds]
     if arrangement.deadwood:
-        lines.append(f"**Deadwood ({arrangement.deadwood_value}):** {show(arrangement.deadwood)}")
+        lines.append(
+            tr(
+                "**Deadwood ({value}):** {cards}",
+                value=arrangement.deadwood_value,
+                cards=show(arrangement.deadwood),
+            )
+        )
     elif arrangement.melds:
-        lines.append("**Deadwood:** none")
+        lines.append(tr("**Deadwood:** none"))
     return lines or ["—"]
 
 
@@ -234,8 +325,13 @@ def others_turns(match: Match, hand: Hand, seat: int, face: Face = str) -> list[
         if not turns or turns[-1][0] != action.seat:
             turns.append((action.seat, []))
         turns[-1][1].append(_deed(action, face))
+    # TRANSLATORS: joins the moves of one turn: "took 7♣ from the pile, then discarded 5♣".
+    then = tr(", then ")
     sentences = [
-        f"{match.players[who].name} " + ", then ".join(deeds) + "." for who, deeds in turns
+        # TRANSLATORS: a player's turn: their name, then what they did ("drew from the stock,
+        # then discarded 5♣").
+        tr("{name} {deeds}.", name=match.players[who].name, deeds=then.join(deeds))
+        for who, deeds in turns
     ]
     if len(sentences) > OTHERS_SHOWN:
         sentences = ["…", *sentences[-OTHERS_SHOWN:]]
@@ -243,17 +339,23 @@ def others_turns(match: Match, hand: Hand, seat: int, face: Face = str) -> list[
 
 
 def _deed(action: Action, face: Face) -> str:
+    """One move of a player's turn, without its player: "took 7♣ from the pile"."""
     kind = action.kind
     if kind is ActionKind.PASS:
-        return "passed on the upcard"
+        # TRANSLATORS: a move in "Bob passed on the upcard, then …" (the name comes first).
+        return tr("passed on the upcard")
     if kind is ActionKind.DRAW_STOCK:
-        return "drew from the stock"
+        # TRANSLATORS: a move in "Bob drew from the stock, then …" (the name comes first).
+        return tr("drew from the stock")
     if kind is ActionKind.DRAW_DISCARD and action.card is not None:
-        return f"took {face(action.card)} from the pile"
+        # TRANSLATORS: a move in "Bob took 7♣ from the pile, then …" (the name comes first).
+        return tr("took {card} from the pile", card=face(action.card))
     if kind is ActionKind.DISCARD and action.card is not None:
-        return f"discarded {face(action.card)}"
+        # TRANSLATORS: a move in "Bob …, then discarded 5♣." (the name comes first).
+        return tr("discarded {card}", card=face(action.card))
     if kind is ActionKind.LEAVE:
-        return "left the round"
+        # TRANSLATORS: a move in "Bob left the round." (the name comes first).
+        return tr("left the round")
     return kind.value
 
 
@@ -274,13 +376,17 @@ def _pickups_line(match: Match, hand: Hand, seat: int, face: Face = str) -> list
         for who, cards in held.items()
         if cards and who in hand.seats
     ]
-    return ["From the pile, still held: " + " · ".join(parts)] if parts else []
+    if not parts:
+        return []
+    # TRANSLATORS: each other player with the cards they took from the pile and still hold.
+    return [tr("From the pile, still held: {held}", held=" · ".join(parts))]
 
 
 def _others_line(match: Match, hand: Hand, seat: int) -> str:
     """What a real table shows of the others: how many cards each holds."""
     counts = [f"{match.players[s].name} {len(hand.hands[s])}" for s in hand.seats if s != seat]
-    return "Cards held: " + " · ".join(counts)
+    # TRANSLATORS: each other player with the number of cards in their hand.
+    return tr("Cards held: {counts}", counts=" · ".join(counts))
 
 
 def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | None:
@@ -290,52 +396,69 @@ def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | Non
         return None  # mid-turn: the deadwood line above says it all until the discard
     if not hand.rules.knocking:
         if deadwood == 0:
-            return "All ten meld! Draw, then discard a card to go gin."
-        return "Gin only: you go out when all ten cards meld."
+            return tr("All ten meld! Draw, then discard a card to go gin.")
+        return tr("Gin only: you go out when all ten cards meld.")
     limit = hand.knock_limit
     if deadwood == 0:
-        return "Gin! Draw, then discard a card to go gin."
+        return tr("Gin! Draw, then discard a card to go gin.")
     if deadwood <= limit:
-        return f"Knock meter: {deadwood} of {limit} — you can knock after your next draw."
-    return f"Knock meter: {deadwood}, knock at {limit} or less."
+        return tr(
+            "Knock meter: {deadwood} of {limit} — you can knock after your next draw.",
+            deadwood=deadwood,
+            limit=limit,
+        )
+    return tr("Knock meter: {deadwood}, knock at {limit} or less.", deadwood=deadwood, limit=limit)
 
 
 def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
     if hand.is_over:
         if match.mode_name == "teams" and not match.is_over:
-            return "Your game of this hand is over: waiting for the other game to finish."
-        return "This hand is over."
+            return tr("Your game of this hand is over: waiting for the other game to finish.")
+        return tr("This hand is over.")
     if hand.turn != seat:
         if len(hand.seats) > 2:
-            return "Waiting for your turn; the table in the channel shows the play."
+            return tr("Waiting for your turn; the table in the channel shows the play.")
         waiting = match.players[hand.turn].name
         if hand.phase is Phase.UPCARD:
-            return f"Waiting for {waiting} to take or pass the upcard."
-        return f"Waiting for {waiting} to play."
+            return tr("Waiting for {name} to take or pass the upcard.", name=waiting)
+        return tr("Waiting for {name} to play.", name=waiting)
     upcard = hand.upcard
     if hand.phase is Phase.UPCARD:
-        return f"**Your turn:** take the upcard {upcard} or pass."
+        return tr("**Your turn:** take the upcard {card} or pass.", card=upcard)
     if hand.phase is Phase.DRAW:
         if hand.stock_only:
-            return "**Your turn:** both passed on the upcard, so draw from the stock."
+            return tr("**Your turn:** both passed on the upcard, so draw from the stock.")
         if not hand.stock:
-            return f"**Your turn:** the stock is empty: take {upcard} from the discard pile."
-        return f"**Your turn:** draw from the stock or take {upcard} from the discard pile."
-    text = "**Your turn:** discard a card"
+            return tr(
+                "**Your turn:** the stock is empty: take {card} from the discard pile.", card=upcard
+            )
+        return tr(
+            "**Your turn:** draw from the stock or take {card} from the discard pile.", card=upcard
+        )
     kinds = {a.kind for a in hand.legal_actions()}  # one pass: every knock check at once
     if ActionKind.BIG_GIN in kinds:
-        text += ", or declare **Big Gin**: all 11 cards meld!"
+        lines = [tr("**Your turn:** discard a card, or declare **Big Gin**: all 11 cards meld!.")]
+    elif ActionKind.KNOCK in kinds and not hand.rules.knocking:
+        lines = [tr("**Your turn:** discard a card, or go **gin**!.")]
     elif ActionKind.KNOCK in kinds:
-        text += ", or go **gin**!" if not hand.rules.knocking else ", or knock"
-    text += "."
+        lines = [tr("**Your turn:** discard a card, or knock.")]
+    else:
+        lines = [tr("**Your turn:** discard a card.")]
     if hint:
         best = best_discard_hint(hand)
         if best is not None:
             card, left = best
-            text += f"\nHint: discarding {card} leaves deadwood {left}."
+            lines.append(
+                tr("Hint: discarding {card} leaves deadwood {left}.", card=card, left=left)
+            )
     if hand.taken_from_discard is not None:
-        text += f"\n(You can't discard {hand.taken_from_discard}, just taken from the pile.)"
-    return text
+        lines.append(
+            tr(
+                "(You can't discard {card}, just taken from the pile.)",
+                card=hand.taken_from_discard,
+            )
+        )
+    return "\n".join(lines)
 
 
 def best_discard_hint(hand: Hand) -> tuple[Card, int] | None:
@@ -378,41 +501,58 @@ def describe_action(match: Match, action: Action, hand: Hand | None = None) -> s
     name = match.players[action.seat].name
     kind = action.kind
     if kind is ActionKind.PASS:
-        return f"{name} passed on the upcard."
+        return tr("{name} passed on the upcard.", name=name)
     if kind is ActionKind.DRAW_STOCK:
-        return f"{name} drew from the stock."
+        return tr("{name} drew from the stock.", name=name)
     if kind is ActionKind.DRAW_DISCARD:
-        return f"{name} took {action.card} from the discard pile."
+        return tr("{name} took {card} from the discard pile.", name=name, card=action.card)
     if kind is ActionKind.DISCARD:
-        return f"{name} discarded {action.card}."
+        return tr("{name} discarded {card}.", name=name, card=action.card)
     if kind is ActionKind.KNOCK:
-        gin_only = hand is not None and not hand.rules.knocking
-        return f"{name} went gin!" if gin_only else f"{name} knocked."
+        if hand is not None and not hand.rules.knocking:
+            return tr("{name} went gin!", name=name)
+        return tr("{name} knocked.", name=name)
     if kind is ActionKind.LEAVE:
-        return f"{name} left the match."
-    return f"{name} declared Big Gin!"
+        return tr("{name} left the match.", name=name)
+    return tr("{name} declared Big Gin!", name=name)
 
 
 def table_title(match: Match) -> str:
     n = match.hand_number
     mode = match.mode_name
     if mode == "elimination":
-        return f"Gin Rummy · elimination · round {n}"
+        return tr("Gin Rummy · elimination · round {number}", number=n)
     if mode == "three":
-        return f"Gin Rummy · three players · hand {n}"
+        return tr("Gin Rummy · three players · hand {number}", number=n)
     if mode == "teams":
-        return f"Gin Rummy · {side_name(match, 0)} vs {side_name(match, 1)} · hand {n}"
-    a, b = match.players[0].name, match.players[1].name
-    return f"Gin Rummy · {a} vs {b} · hand {n}"
+        first, second = side_name(match, 0), side_name(match, 1)
+    else:
+        first, second = match.players[0].name, match.players[1].name
+    return tr(
+        "Gin Rummy · {first} vs {second} · hand {number}", first=first, second=second, number=n
+    )
 
 
-def _doing(hand: Hand) -> str:
-    return {
-        Phase.UPCARD: "take or pass the upcard",
-        Phase.DRAW: "draw",
-        Phase.DISCARD: "discard" if hand.rules.knocking else "discard or go gin",
-        Phase.OVER: "",
-    }[hand.phase]
+def _turn_line(name: str, hand: Hand) -> str:
+    """Whose turn it is and what they are to do, as the table shows it."""
+    if hand.phase is Phase.UPCARD:
+        return tr("**Turn:** {name} — take or pass the upcard", name=name)
+    if hand.phase is Phase.DRAW:
+        return tr("**Turn:** {name} — draw", name=name)
+    if hand.rules.knocking:
+        return tr("**Turn:** {name} — discard", name=name)
+    return tr("**Turn:** {name} — discard or go gin", name=name)
+
+
+def _to_do(name: str, hand: Hand) -> str:
+    """What the player to act is to do, as a teams game's line shows it: "Bob to draw"."""
+    if hand.phase is Phase.UPCARD:
+        return tr("{name} to take or pass the upcard", name=name)
+    if hand.phase is Phase.DRAW:
+        return tr("{name} to draw", name=name)
+    if hand.rules.knocking:
+        return tr("{name} to discard", name=name)
+    return tr("{name} to discard or go gin", name=name)
 
 
 def _log(match: Match, hand: Hand, lines: int) -> str:
@@ -422,41 +562,50 @@ def _log(match: Match, hand: Hand, lines: int) -> str:
     shown = events[-lines:]
     more = len(events) - len(shown)
     text = "\n".join(f"• {e}" for e in shown)
-    return f"… {more} earlier\n" + text if more else text
+    if not more:
+        return text
+    # TRANSLATORS: the table's log of moves, when the first {n} are left out.
+    return tr_n("… {n} earlier", "… {n} earlier", more) + "\n" + text
 
 
 def table_panel(match: Match, face: Face = str) -> Panel:
     """The public table: only what anyone at a real table could see."""
-    footer = "Your cards come by DM · /gin hand shows them again"
-    lines = [f"**Score:** {scores_line(match)}"]
+    footer = tr("Your cards come by DM · /gin hand shows them again")
+    lines = [tr("**Score:** {scores}", scores=scores_line(match))]
     if match.mode_name == "teams":
-        lines.append(f"**Hand {match.hand_number}** · {side_name(match, match.dealing_side)} deal")
+        dealers = side_name(match, match.dealing_side)
+        # TRANSLATORS: the hand's number, then the team that deals it ("Ann & Cal deal").
+        lines.append(tr("**Hand {number}** · {team} deal", number=match.hand_number, team=dealers))
         for index, hand in enumerate(match.boards):
-            lines.append(_board_line(match, hand, f"Game {index + 1}", face))
+            lines.append(_board_line(match, hand, index + 1, face))
             log = _log(match, hand, BOARD_LOG_LINES)
             if log:
                 lines.append(log)
         return Panel(table_title(match), "\n".join(lines), footer)
     hand = match.hand
     dealer = match.players[hand.dealer].name
+    n = match.hand_number
     if match.mode_name == "elimination":
-        lines.append(f"**Round {match.hand_number}** · {dealer} dealt")
+        lines.append(tr("**Round {number}** · {dealer} dealt", number=n, dealer=dealer))
         lines.append(_elimination_seats(match, hand))
     elif match.mode_name == "three":
-        lines.append(f"**Hand {match.hand_number}** · {dealer} dealt and sits out")
+        lines.append(tr("**Hand {number}** · {dealer} dealt and sits out", number=n, dealer=dealer))
     else:
-        lines.append(f"**Hand {match.hand_number}** · {dealer} dealt")
+        lines.append(tr("**Hand {number}** · {dealer} dealt", number=n, dealer=dealer))
     if match.is_over:
-        lines.append("The match is over.")
+        lines.append(tr("The match is over."))
     elif hand.is_over:
-        lines.append("This hand is over: see the showdown below.")
+        lines.append(tr("This hand is over: see the showdown below."))
     else:
-        who = match.players[hand.turn].name
-        lines.append(f"**Turn:** {who} — {_doing(hand)}")
-    lines.append(
-        f"**Stock:** {len(hand.stock)} cards · **Discard pile:** {pile_text(hand.upcard, face)}"
-        + (f" · {hand.rules.decks} decks" if hand.rules.decks > 1 else "")
-    )
+        lines.append(_turn_line(match.players[hand.turn].name, hand))
+    piles = [
+        tr_n("**Stock:** {n} card", "**Stock:** {n} cards", len(hand.stock)),
+        tr("**Discard pile:** {card}", card=pile_text(hand.upcard, face)),
+    ]
+    if hand.rules.decks > 1:
+        # TRANSLATORS: how many decks of cards the table plays with.
+        piles.append(tr_n("{n} deck", "{n} decks", hand.rules.decks))
+    lines.append(" · ".join(piles))
     oklahoma = variant_line(hand, face)
     if oklahoma:
         lines.append(oklahoma)
@@ -466,15 +615,23 @@ def table_panel(match: Match, face: Face = str) -> Panel:
     return Panel(table_title(match), "\n".join(lines), footer)
 
 
-def _board_line(match: Match, hand: Hand, label: str, face: Face = str) -> str:
+def _board_line(match: Match, hand: Hand, game: int, face: Face = str) -> str:
+    """One game of a teams hand: its two players, whose turn, the stock and the pile."""
     a, b = (match.players[s].name for s in hand.seats)
     if hand.is_over:
-        state = "over, waiting for the other game"
+        state = tr("over, waiting for the other game")
     else:
-        state = f"{match.players[hand.turn].name} to {_doing(hand)}"
-    return (
-        f"**{label}:** {a} vs {b} — {state} · stock {len(hand.stock)} · discard pile "
-        f"{pile_text(hand.upcard, face)}"
+        state = _to_do(match.players[hand.turn].name, hand)
+    # TRANSLATORS: one game of a teams hand; {state} is "over, waiting for the other game" or
+    # "Bob to draw"; then the cards left in the stock and the discard pile's top card.
+    return tr(
+        "**Game {number}:** {first} vs {second} — {state} · stock {stock} · discard pile {pile}",
+        number=game,
+        first=a,
+        second=b,
+        state=state,
+        stock=len(hand.stock),
+        pile=pile_text(hand.upcard, face),
     )
 
 
@@ -483,9 +640,12 @@ def _elimination_seats(match: Match, hand: Hand) -> str:
     parts = []
     for seat, player in enumerate(match.players):
         if seat in match.out:
-            parts.append(f"~~{player.name}~~ out {ordinal(match.out.index(seat) + 1)}")
+            place = ordinal(match.out.index(seat) + 1)
+            # TRANSLATORS: a player who went out of elimination, and their place ("2nd").
+            parts.append(tr("~~{name}~~ out {place}", name=player.name, place=place))
         elif seat in match.dropped:
-            parts.append(f"~~{player.name}~~ left")
+            # TRANSLATORS: a player who left an elimination match.
+            parts.append(tr("~~{name}~~ left", name=player.name))
         elif seat in hand.hands:
             text = f"{player.name} ({len(hand.hands[seat])})"
             parts.append(f"**{text}**" if seat == hand.turn and not hand.is_over else text)
@@ -505,40 +665,69 @@ def showdown_panel(
     names = [p.name for p in match.players]
     if match.mode_name == "elimination":
         return _gin_out_panel(match, number, result, face)
-    label = f"Hand {number}" + (f", game {board + 1}" if match.mode_name == "teams" else "")
-    title = f"{label}: " + _headline(names, result)
+    headline = _headline(names, result)
+    if match.mode_name == "teams":
+        # TRANSLATORS: a showdown's title: the hand, which of its two games, what happened.
+        title = tr(
+            "Hand {number}, game {game}: {headline}",
+            number=number,
+            game=board + 1,
+            headline=headline,
+        )
+    else:
+        # TRANSLATORS: a showdown's title: the hand, then what happened ("Bob goes gin").
+        title = tr("Hand {number}: {headline}", number=number, headline=headline)
     footer = scores_line(match)
     team = team_hand_line(match, number) if match.mode_name == "teams" else ""
     if result.outcome is Outcome.VOID:
-        body = "Nobody scores" + ("; the same dealer deals again." if not team else ".")
+        body = tr("Nobody scores.") if team else tr("Nobody scores; the same dealer deals again.")
         return Panel(title, "\n".join(x for x in (body, team) if x), footer)
     assert result.knocker is not None and result.defender is not None
     knocker, defender = names[result.knocker], names[result.defender]
     lines = []
     if result.knocker_arrangement is not None:
         lines.append(
-            f"**{knocker}:** {arrangement_text(result.knocker_arrangement, face)} — deadwood "
-            f"{result.knocker_deadwood}"
+            _showdown_hand(
+                knocker,
+                arrangement_text(result.knocker_arrangement, face),
+                result.knocker_deadwood,
+            )
         )
     if result.defender_arrangement is not None:
         own = arrangement_text(result.defender_arrangement, face)
-        lines.append(f"**{defender}:** {own} — deadwood {result.defender_deadwood}")
+        lines.append(_showdown_hand(defender, own, result.defender_deadwood))
     if result.layoffs and result.knocker_arrangement is not None:
         melds = result.knocker_arrangement.melds
         laid = ", ".join(
-            f"{face(card)} on {' '.join(face(c) for c in melds[i])}" for card, i in result.layoffs
+            # TRANSLATORS: one card laid off on a meld of the knocker's, "7♥ on 8♥ 9♥ 10♥".
+            tr("{card} on {meld}", card=face(card), meld=" ".join(face(c) for c in melds[i]))
+            for card, i in result.layoffs
         )
-        lines.append(f"{defender} laid off {laid}.")
+        lines.append(tr("{name} laid off {cards}.", name=defender, cards=laid))
     elif result.outcome in (Outcome.GIN, Outcome.BIG_GIN):
-        lines.append("No lay-offs against gin.")
+        lines.append(tr("No lay-offs against gin."))
     if result.knock_discard is not None:
-        lines.append(f"{knocker} discarded {result.knock_discard} face down.")
+        lines.append(_face_down(knocker, result.knock_discard))
     lines.append(_score_reason(names, result, match.settings))
     if team:
         lines.append(team)
     if match.is_hollywood:
         lines.extend(_hollywood_hand_lines(match, number, result))
     return Panel(title, "\n".join(lines), footer)
+
+
+def _showdown_hand(name: str, arrangement: str, deadwood: int) -> str:
+    """A player's hand at the showdown: `**Bob:** 7♥ 8♥ 9♥ · 2♣ — deadwood 2`."""
+    return tr(
+        "**{name}:** {cards} — deadwood {deadwood}",
+        name=name,
+        cards=arrangement,
+        deadwood=deadwood,
+    )
+
+
+def _face_down(name: str, card: Card) -> str:
+    return tr("{name} discarded {card} face down.", name=name, card=card)
 
 
 def _hollywood_hand_lines(match: Match, number: int, result: HandResult) -> list[str]:
@@ -550,24 +739,49 @@ def _hollywood_hand_lines(match: Match, number: int, result: HandResult) -> list
     names = [p.name for p in match.players]
     lines = []
     if record is not None and record.games:
-        lines.append(f"{names[result.winner]} +{result.points} in {_games_text(record.games)}.")
+        lines.append(
+            # TRANSLATORS: the points a Hollywood hand's winner scored, and the games they
+            # count in ("in game 1", "in games 1 and 2").
+            tr(
+                "{name} +{points} in {games}.",
+                name=names[result.winner],
+                points=result.points,
+                games=_games_text(record.games),
+            )
+        )
     for game in match.games:
         ended = game.result
         if ended is None or ended.hand_number != number:
             continue
-        lines.append(
-            f"**Game {ended.number} is over:** {names[ended.winner]} wins it, "
-            f"{ended.final[ended.winner]} to {ended.final[ended.loser]}"
-            + (" (a shutout)." if ended.shutout else ".")
-        )
+        values = {
+            "number": ended.number,
+            "name": names[ended.winner],
+            "won": ended.final[ended.winner],
+            "lost": ended.final[ended.loser],
+        }
+        if ended.shutout:
+            lines.append(
+                tr(
+                    "**Game {number} is over:** {name} wins it, {won} to {lost} (a shutout).",
+                    **values,
+                )
+            )
+        else:
+            lines.append(
+                tr("**Game {number} is over:** {name} wins it, {won} to {lost}.", **values)
+            )
     return lines
 
 
 def _games_text(games: Sequence[int]) -> str:
+    """The Hollywood games a hand scored in: `game 1`, `games 1 and 2`, `games 1, 2 and 3`."""
     numbers = [str(g) for g in games]
     if len(numbers) == 1:
-        return f"game {numbers[0]}"
-    return "games " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+        # TRANSLATORS: the one Hollywood game a hand scores in, in "Bob +18 in game 1."
+        return tr("game {number}", number=numbers[0])
+    # TRANSLATORS: the Hollywood games a hand scores in, in "Bob +18 in games 1, 2 and 3.";
+    # {numbers} is one number or several joined by commas.
+    return tr("games {numbers} and {last}", numbers=", ".join(numbers[:-1]), last=numbers[-1])
 
 
 def _gin_out_panel(match: Match, number: int, result: HandResult, face: Face = str) -> Panel:
@@ -576,15 +790,28 @@ def _gin_out_panel(match: Match, number: int, result: HandResult, face: Face = s
     place = match.out.index(result.winner) + 1 if result.winner in match.out else 1
     lines = []
     if result.knocker_arrangement is not None:
-        lines.append(f"**{name}:** {arrangement_text(result.knocker_arrangement, face)}")
+        melds = arrangement_text(result.knocker_arrangement, face)
+        lines.append(tr("**{name}:** {cards}", name=name, cards=melds))
     if result.knock_discard is not None:
-        lines.append(f"{name} discarded {result.knock_discard} face down.")
+        lines.append(_face_down(name, result.knock_discard))
     left = len(match.in_play)
     if match.is_over:
-        lines.append("One player is left: the match is over.")
+        lines.append(tr("One player is left: the match is over."))
     else:
-        lines.append(f"{left} players play on: the next round is dealt.")
-    title = f"Round {number}: {name} goes gin and is out in {ordinal(place)} place"
+        lines.append(
+            tr_n(
+                "{n} player plays on: the next round is dealt.",
+                "{n} players play on: the next round is dealt.",
+                left,
+            )
+        )
+    # TRANSLATORS: {place} is a short ordinal ("2nd").
+    title = tr(
+        "Round {number}: {name} goes gin and is out in {place} place",
+        number=number,
+        name=name,
+        place=ordinal(place),
+    )
     return Panel(title, "\n".join(lines), scores_line(match))
 
 
@@ -607,56 +834,102 @@ def team_hand_line(match: Match, number: int) -> str:
         result_of[result.winner] = result.points
         result_of[loser] = -result.points
     if net[0] == net[1]:
-        return "The two games cancel out: nobody scores this hand."
+        return tr("The two games cancel out: nobody scores this hand.")
     winner = 0 if net[0] > net[1] else 1
     partners = [s for s in range(len(match.players)) if match.side_of(s) == winner]
     parts = []
     for seat in partners:
         points = result_of.get(seat)
-        shown = "void" if points is None else f"{'+' if points > 0 else '−'}{abs(points)}"
-        parts.append(f"{match.players[seat].name} {shown}")
-    points = abs(net[0] - net[1])
-    return ", ".join(parts) + f": **{team_label(match, winner)} scores {points}**."
+        name = match.players[seat].name
+        if points is None:
+            # TRANSLATORS: a partner whose game of the hand was void (nobody scored in it).
+            parts.append(tr("{name} void", name=name))
+        else:
+            parts.append(f"{name} {'+' if points > 0 else '−'}{abs(points)}")
+    # TRANSLATORS: each partner's result in their game ("Ann +16, Cal −10"), then what the
+    # team scores for the hand.
+    return tr(
+        "{results}: **{team} scores {points}**.",
+        results=", ".join(parts),
+        team=team_label(match, winner),
+        points=abs(net[0] - net[1]),
+    )
 
 
 def _headline(names: list[str], result: HandResult) -> str:
     if result.outcome is Outcome.VOID:
-        return "void hand — the stock ran out"
+        return tr("void hand — the stock ran out")
     assert result.knocker is not None
     knocker = names[result.knocker]
-    return {
-        Outcome.KNOCK: f"{knocker} knocks and wins",
-        Outcome.UNDERCUT: f"{knocker} knocks and is undercut",
-        Outcome.GIN: f"{knocker} goes gin",
-        Outcome.BIG_GIN: f"{knocker} goes Big Gin",
-        Outcome.VOID: "",
-    }[result.outcome]
+    if result.outcome is Outcome.KNOCK:
+        return tr("{name} knocks and wins", name=knocker)
+    if result.outcome is Outcome.UNDERCUT:
+        return tr("{name} knocks and is undercut", name=knocker)
+    if result.outcome is Outcome.GIN:
+        return tr("{name} goes gin", name=knocker)
+    return tr("{name} goes Big Gin", name=knocker)
 
 
 def _score_reason(names: list[str], result: HandResult, settings: Settings) -> str:
-    reason = _plain_reason(names, result, settings)
-    if result.multiplier > 1:  # Oklahoma's spade upcard
-        reason = reason[:-2] + ", doubled by the spade upcard)."
-    return reason
-
-
-def _plain_reason(names: list[str], result: HandResult, settings: Settings) -> str:
+    """Who scores how much, and why: `**Bob scores 12** (knock: 15 − 3).`; Oklahoma's
+    spade upcard doubles it."""
     assert result.winner is not None
-    winner = names[result.winner]
-    k, d = result.knocker_deadwood, result.defender_deadwood
+    values = {
+        "name": names[result.winner],
+        "points": result.points,
+        "knocker": result.knocker_deadwood,
+        "defender": result.defender_deadwood,
+    }
+    doubled = result.multiplier > 1  # Oklahoma's spade upcard
     if result.outcome is Outcome.KNOCK:
-        return f"**{winner} scores {result.points}** (knock: {d} − {k})."
+        if doubled:
+            return tr(
+                "**{name} scores {points}** (knock: {defender} − {knocker}, doubled by the "
+                "spade upcard).",
+                **values,
+            )
+        return tr("**{name} scores {points}** (knock: {defender} − {knocker}).", **values)
     if result.outcome is Outcome.UNDERCUT:
-        return (
-            f"**{winner} scores {result.points}** (undercut: {k} − {d} + "
-            f"{settings.undercut_bonus} bonus)."
+        bonus = settings.undercut_bonus
+        if doubled:
+            return tr(
+                "**{name} scores {points}** (undercut: {knocker} − {defender} + {bonus} bonus, "
+                "doubled by the spade upcard).",
+                bonus=bonus,
+                **values,
+            )
+        return tr(
+            "**{name} scores {points}** (undercut: {knocker} − {defender} + {bonus} bonus).",
+            bonus=bonus,
+            **values,
         )
-    bonus_name = "gin" if result.outcome is Outcome.GIN else "Big Gin"
-    bonus = settings.gin_bonus if result.outcome is Outcome.GIN else settings.big_gin_bonus
-    return f"**{winner} scores {result.points}** ({bonus_name}: {d} + {bonus} bonus)."
+    if result.outcome is Outcome.GIN:
+        bonus = settings.gin_bonus
+        if doubled:
+            return tr(
+                "**{name} scores {points}** (gin: {defender} + {bonus} bonus, doubled by the "
+                "spade upcard).",
+                bonus=bonus,
+                **values,
+            )
+        return tr(
+            "**{name} scores {points}** (gin: {defender} + {bonus} bonus).", bonus=bonus, **values
+        )
+    bonus = settings.big_gin_bonus
+    if doubled:
+        return tr(
+            "**{name} scores {points}** (Big Gin: {defender} + {bonus} bonus, doubled by the "
+            "spade upcard).",
+            bonus=bonus,
+            **values,
+        )
+    return tr(
+        "**{name} scores {points}** (Big Gin: {defender} + {bonus} bonus).", bonus=bonus, **values
+    )
 
 
-OVER_FOOTER = "Play again any time: /gin challenge, /gin open or /gin practice."
+OVER_FOOTER = N_("Play again any time: /gin challenge, /gin open or /gin practice.")
+CHALLENGE_AGAIN = N_("Challenge again any time with /gin challenge.")
 
 
 def match_over_panel(match: Match, result: MatchResult) -> Panel:
@@ -666,35 +939,53 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
     names = [p.name for p in match.players]
     lines = []
     if result.reason in (EndReason.RESIGN, EndReason.FORFEIT) and result.loser is not None:
-        why = "resigned" if result.reason is EndReason.RESIGN else "ran out of time"
-        lines.append(f"{names[result.loser]} {why}.")
+        if result.reason is EndReason.RESIGN:
+            lines.append(tr("{name} resigned.", name=names[result.loser]))
+        else:
+            lines.append(tr("{name} ran out of time.", name=names[result.loser]))
     if match.mode_name == "elimination":
         for seat in sorted(range(len(names)), key=lambda s: result.placings[s]):
             place = result.placings[seat]
-            if seat in match.out:
-                how = "went out" + (" first" if place == 1 else "")
+            values = {"place": ordinal(place), "name": names[seat]}
+            if seat in match.out and place == 1:
+                # TRANSLATORS: a line of elimination's final standings ("1st. **Ann** — …").
+                lines.append(tr("{place}. **{name}** — went out first", **values))
+            elif seat in match.out:
+                # TRANSLATORS: a line of elimination's final standings ("2nd. **Bob** — …").
+                lines.append(tr("{place}. **{name}** — went out", **values))
             elif seat in match.dropped:
-                how = "left the match"
+                # TRANSLATORS: a line of elimination's final standings ("5th. **Cal** — …").
+                lines.append(tr("{place}. **{name}** — left the match", **values))
             else:
-                how = "last one left"
-            lines.append(f"{ordinal(place)}. **{names[seat]}** — {how}")
-        lines.append(f"🏆 **{names[result.winner]} wins the match.**")
-        return Panel("Match over", "\n".join(lines), OVER_FOOTER)
+                # TRANSLATORS: a line of elimination's final standings: the player who was
+                # still in when everyone else had gone out.
+                lines.append(tr("{place}. **{name}** — last one left", **values))
+        lines.append(tr("🏆 **{name} wins the match.**", name=names[result.winner]))
+        return Panel(tr("Match over"), "\n".join(lines), translate(OVER_FOOTER))
     sides = sorted(range(len(result.final)), key=lambda side: place_of_side(match, result, side))
     for side in sides:
         place = place_of_side(match, result, side)
         label = team_label(match, side) if match.mode_name == "teams" else names[side]
-        lines.append(
-            f"{ordinal(place)}. **{label}: {result.final[side]}** = "
-            + _breakdown(match, result, side)
+        # TRANSLATORS: a line of the final standings: place, player or team, final score,
+        # then how it adds up ("119 hand points + 100 game bonus + …").
+        line = tr(
+            "{place}. **{name}: {score}** = {breakdown}",
+            place=ordinal(place),
+            name=label,
+            score=number(result.final[side]),
+            breakdown=_breakdown(match, result, side),
         )
+        lines.append(line)
     winner = (
         team_label(match, match.side_of(result.winner))
         if match.mode_name == "teams"
         else names[result.winner]
     )
-    lines.append(f"🏆 **{winner} wins the match**" + (" — a shutout!" if result.shutout else "."))
-    return Panel("Match over", "\n".join(lines), OVER_FOOTER)
+    if result.shutout:
+        lines.append(tr("🏆 **{name} wins the match** — a shutout!", name=winner))
+    else:
+        lines.append(tr("🏆 **{name} wins the match**.", name=winner))
+    return Panel(tr("Match over"), "\n".join(lines), translate(OVER_FOOTER))
 
 
 def place_of_side(match: Match, result: MatchResult, side: int) -> int:
@@ -702,14 +993,33 @@ def place_of_side(match: Match, result: MatchResult, side: int) -> int:
     return result.placings[seat]
 
 
+def _score_parts(points: int, game_bonus: int, shutout: bool) -> list[str]:
+    """A final score's hand points and game bonus, as its breakdown adds them up."""
+    parts = [tr_n("{n} hand point", "{n} hand points", points, n=number(points))]
+    if game_bonus:
+        if shutout:
+            # TRANSLATORS: part of a final score's breakdown, "… + 200 game bonus, doubled …".
+            parts.append(
+                tr("{points} game bonus, doubled for a shutout", points=number(game_bonus))
+            )
+        else:
+            # TRANSLATORS: part of a final score's breakdown, "119 hand points + 100 game bonus".
+            parts.append(tr("{points} game bonus", points=number(game_bonus)))
+    return parts
+
+
+def _boxes_part(bonus: int, boxes: int) -> str:
+    # TRANSLATORS: part of a final score's breakdown: the box bonus, for the hands won.
+    return tr_n(
+        "{points} for {n} hand won", "{points} for {n} hands won", boxes, points=number(bonus)
+    )
+
+
 def _breakdown(match: Match, result: MatchResult, side: int) -> str:
-    parts = [f"{result.points[side]} hand points"]
-    if result.game_bonus[side]:
-        kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
-        parts.append(f"{result.game_bonus[side]} {kind}")
+    parts = _score_parts(result.points[side], result.game_bonus[side], result.shutout)
     boxes = match.hands_won[side]
     if result.box_bonus[side] or boxes:
-        parts.append(f"{result.box_bonus[side]} for {boxes} hand{'s' if boxes != 1 else ''} won")
+        parts.append(_boxes_part(result.box_bonus[side], boxes))
     return " + ".join(parts)
 
 
@@ -720,29 +1030,44 @@ def _classic_over(match: Match, result: MatchResult) -> Panel:
         return _hollywood_over(match, result)
     if result.reason is EndReason.RESIGN:
         assert result.loser is not None
-        body = f"{names[result.loser]} resigned. **{winner} wins the match.**"
-        return Panel("Match over", body, "Challenge again any time with /gin challenge.")
+        body = tr(
+            "{name} resigned. **{winner} wins the match.**", name=names[result.loser], winner=winner
+        )
+        return Panel(tr("Match over"), body, translate(CHALLENGE_AGAIN))
     if result.reason is EndReason.FORFEIT:
         assert result.loser is not None
-        body = f"{names[result.loser]} ran out of time. **{winner} wins the match.**"
-        return Panel("Match over", body, "Challenge again any time with /gin challenge.")
+        body = tr(
+            "{name} ran out of time. **{winner} wins the match.**",
+            name=names[result.loser],
+            winner=winner,
+        )
+        return Panel(tr("Match over"), body, translate(CHALLENGE_AGAIN))
     lines = []
     for seat, name in enumerate(names):
-        parts = [f"{result.points[seat]} hand points"]
-        if result.game_bonus[seat]:
-            kind = "game bonus, doubled for a shutout" if result.shutout else "game bonus"
-            parts.append(f"{result.game_bonus[seat]} {kind}")
         boxes = match.hands_won[seat]
         if not boxes and not result.final[seat]:
-            lines.append(f"**{name}: 0** (no hand won)")
+            lines.append(tr("**{name}: 0** (no hand won)", name=name))
             continue
-        parts.append(f"{result.box_bonus[seat]} for {boxes} hand{'s' if boxes != 1 else ''} won")
-        lines.append(f"**{name}: {result.final[seat]}** = " + " + ".join(parts))
-    lines.append(
-        f"🏆 **{winner} wins the match**, {result.final[result.winner]} to "
-        f"{result.final[1 - result.winner]}" + (" — a shutout!" if result.shutout else ".")
-    )
-    return Panel("Match over", "\n".join(lines), "Challenge again any time with /gin challenge.")
+        parts = _score_parts(result.points[seat], result.game_bonus[seat], result.shutout)
+        parts.append(_boxes_part(result.box_bonus[seat], boxes))
+        lines.append(
+            tr(
+                "**{name}: {score}** = {breakdown}",
+                name=name,
+                score=number(result.final[seat]),
+                breakdown=" + ".join(parts),
+            )
+        )
+    values = {
+        "name": winner,
+        "won": number(result.final[result.winner]),
+        "lost": number(result.final[1 - result.winner]),
+    }
+    if result.shutout:
+        lines.append(tr("🏆 **{name} wins the match**, {won} to {lost} — a shutout!", **values))
+    else:
+        lines.append(tr("🏆 **{name} wins the match**, {won} to {lost}.", **values))
+    return Panel(tr("Match over"), "\n".join(lines), translate(CHALLENGE_AGAIN))
 
 
 def _hollywood_over(match: Match, result: MatchResult) -> Panel:
@@ -754,31 +1079,63 @@ def _hollywood_over(match: Match, result: MatchResult) -> Panel:
         won[game.winner] += 1
         parts = []
         for seat, name in enumerate(names):
-            bits = [f"{game.points[seat]}"]
+            bits = [number(game.points[seat])]
             if game.game_bonus[seat]:
-                kind = "game, doubled for a shutout" if game.shutout else "game"
-                bits.append(f"{game.game_bonus[seat]} {kind}")
+                bonus = number(game.game_bonus[seat])
+                if game.shutout:
+                    # TRANSLATORS: part of a Hollywood game's breakdown: its game bonus,
+                    # doubled ("37 + 200 game, doubled for a shutout").
+                    bits.append(tr("{points} game, doubled for a shutout", points=bonus))
+                else:
+                    # TRANSLATORS: part of a Hollywood game's breakdown: its game bonus.
+                    bits.append(tr("{points} game", points=bonus))
             if game.box_bonus[seat]:
-                bits.append(f"{game.box_bonus[seat]} boxes")
-            breakdown = " + ".join(bits)
-            parts.append(
-                f"{name} {game.final[seat]}" + (f" ({breakdown})" if len(bits) > 1 else "")
-            )
-        lines.append(
-            f"**Game {game.number}:** " + " · ".join(parts) + f" — **{names[game.winner]}** wins it"
+                # TRANSLATORS: part of a Hollywood game's breakdown: its box bonus, in points.
+                bits.append(tr("{points} boxes", points=number(game.box_bonus[seat])))
+            final = number(game.final[seat])
+            if len(bits) > 1:
+                breakdown = " + ".join(bits)
+                parts.append(f"{name} {final} ({breakdown})")
+            else:
+                parts.append(f"{name} {final}")
+        # TRANSLATORS: a Hollywood game's final scores, then who won it.
+        line = tr(
+            "**Game {number}:** {scores} — **{name}** wins it",
+            number=game.number,
+            scores=" · ".join(parts),
+            name=names[game.winner],
         )
+        lines.append(line)
     winner = result.winner
     margin = result.margin
-    lines.append(
-        f"🏆 **{names[winner]} wins the match**, {won[winner]} games to {won[1 - winner]}"
-        + (
-            f" (final scores {result.final[winner]} to {result.final[1 - winner]}"
-            + (f", margin {margin:+d})." if margin is not None else ").")
+    values = {
+        "name": names[winner],
+        "lost": won[1 - winner],
+        "score": number(result.final[winner]),
+        "other": number(result.final[1 - winner]),
+    }
+    if margin is not None:
+        # TRANSLATORS: Hollywood's result: games won to games lost, then the final scores
+        # and their margin ("+35").
+        line = tr_n(
+            "🏆 **{name} wins the match**, {n} game to {lost} (final scores {score} to {other}, "
+            "margin {margin}).",
+            "🏆 **{name} wins the match**, {n} games to {lost} (final scores {score} to {other}, "
+            "margin {margin}).",
+            won[winner],
+            margin=("+" if margin >= 0 else "") + number(margin),
+            **values,
         )
-    )
-    return Panel(
-        "Match over · Hollywood", "\n".join(lines), "Challenge again any time with /gin challenge."
-    )
+    else:
+        # TRANSLATORS: Hollywood's result: games won to games lost, then the final scores.
+        line = tr_n(
+            "🏆 **{name} wins the match**, {n} game to {lost} (final scores {score} to {other}).",
+            "🏆 **{name} wins the match**, {n} games to {lost} (final scores {score} to {other}).",
+            won[winner],
+            **values,
+        )
+    lines.append(line)
+    return Panel(tr("Match over · Hollywood"), "\n".join(lines), translate(CHALLENGE_AGAIN))
 
 
 def last_records(match: Match) -> list[HandRecord]:
@@ -791,34 +1148,82 @@ def last_records(match: Match) -> list[HandRecord]:
 
 def rules_panel(settings: Settings) -> Panel:
     s = settings
-    big_gin = f"on, bonus {s.big_gin_bonus}" if s.big_gin else "off"
-    knock = f"{s.knock_limit} or less" if s.knock_limit else "0 (this table plays gin only)"
+    if s.knock_limit:
+        knock = tr(
+            "**Knock** when your deadwood is {limit} or less: your opponent lays off cards on "
+            "your melds; lower deadwood scores the difference. If the defender ties or beats "
+            "you it's an **undercut** (+{bonus}).",
+            limit=s.knock_limit,
+            bonus=s.undercut_bonus,
+        )
+    else:
+        knock = tr(
+            "**Knock** when your deadwood is 0 (this table plays gin only): your opponent lays "
+            "off cards on your melds; lower deadwood scores the difference. If the defender "
+            "ties or beats you it's an **undercut** (+{bonus}).",
+            bonus=s.undercut_bonus,
+        )
+    if s.big_gin:
+        gin = tr(
+            "**Gin** (no deadwood): +{bonus} and no lay-offs. **Big Gin** (all 11 cards meld): "
+            "on, bonus {big_gin}.",
+            bonus=s.gin_bonus,
+            big_gin=s.big_gin_bonus,
+        )
+    else:
+        gin = tr(
+            "**Gin** (no deadwood): +{bonus} and no lay-offs. **Big Gin** (all 11 cards meld): "
+            "off.",
+            bonus=s.gin_bonus,
+        )
     body = "\n".join(
         [
-            "Each player gets 10 cards. On your turn draw one (stock or discard pile), then "
-            "discard one. Make **melds**: sets of 3–4 of a rank, or runs of 3+ in one suit "
-            "(aces low). Unmatched cards are **deadwood** (A=1, faces=10).",
-            f"**Knock** when your deadwood is {knock}: your opponent lays off cards on your "
-            "melds; lower deadwood scores the difference. If the defender ties or beats you "
-            f"it's an **undercut** (+{s.undercut_bonus}).",
-            f"**Gin** (no deadwood): +{s.gin_bonus} and no lay-offs. **Big Gin** (all 11 "
-            f"cards meld): {big_gin}.",
-            f"The hand is void if the stock runs down to {s.void_stock} without a knock.",
-            f"First to **{s.target}** wins; game bonus {s.game_bonus} (doubled for a "
-            f"shutout), {s.box_bonus} per hand won.",
+            tr(
+                "Each player gets 10 cards. On your turn draw one (stock or discard pile), then "
+                "discard one. Make **melds**: sets of 3–4 of a rank, or runs of 3+ in one suit "
+                "(aces low). Unmatched cards are **deadwood** (A=1, faces=10)."
+            ),
+            knock,
+            gin,
+            tr(
+                "The hand is void if the stock runs down to {stock} without a knock.",
+                stock=s.void_stock,
+            ),
+            tr(
+                "First to **{target}** wins; game bonus {game_bonus} (doubled for a shutout), "
+                "{box_bonus} per hand won.",
+                target=s.target,
+                game_bonus=s.game_bonus,
+                box_bonus=s.box_bonus,
+            ),
             *variant_rules(s),
         ]
     )
-    return Panel("Gin Rummy rules at this table", body, "Commands: /gin hand, /gin draw, …")
+    return Panel(tr("Gin Rummy rules at this table"), body, tr("Commands: /gin hand, /gin draw, …"))
 
 
 # --- challenges, lobbies and server settings -------------------------------------------------
 
+# The modes by name, as a lobby names them (translate where shown: ``translate(MODE_LABELS[m])``).
 MODE_LABELS = {
-    "classic": "two players",
-    "three": "three players",
-    "teams": "two teams of two",
-    "elimination": "elimination",
+    # TRANSLATORS: a mode, in "A table is open for **two players**, to 100."
+    "classic": N_("two players"),
+    # TRANSLATORS: a mode, in "A table is open for **three players**, to 100."
+    "three": N_("three players"),
+    # TRANSLATORS: a mode, in "A table is open for **two teams of two**, to 125."
+    "teams": N_("two teams of two"),
+    # TRANSLATORS: a mode, in "A table is open for **elimination**, until one player is left."
+    "elimination": N_("elimination"),
+}
+
+# The bots' levels, as a lobby's seat names them.
+BOT_LEVELS: Mapping[str, str] = {
+    # TRANSLATORS: how well the bot plays, in "Gin Bot (bot, easy)".
+    "easy": N_("easy"),
+    # TRANSLATORS: how well the bot plays, in "Gin Bot (bot, normal)".
+    "normal": N_("normal"),
+    # TRANSLATORS: how well the bot plays, in "Gin Bot (bot, hard)".
+    "hard": N_("hard"),
 }
 
 
@@ -844,38 +1249,70 @@ def lobby_panel(
     """The public lobby: the seats taken and free, and how to join, leave and start."""
     rules = server.rules
     target = rules.team_target if mode == "teams" else rules.target
-    goal = "until one player is left" if mode == "elimination" else f"to {target}"
-    lines = [f"{mention or 'A table'} is open for **{MODE_LABELS[mode]}**, {goal}."]
+    lines = [_lobby_opening(mode, target, mention)]
     for index in range(size):
         if index < len(seats):
-            seat = seats[index]
-            text = seat.name
-            if seat.bot_level:
-                text += f" (bot, {seat.bot_level})"
-            if seat.team is not None:
-                text += f" · team {seat.team + 1}"
-            if seat.host:
-                text += " · host"
-            lines.append(f"{index + 1}. {text}")
+            lines.append(f"{index + 1}. {_lobby_seat(seats[index])}")
         else:
-            lines.append(f"{index + 1}. *free*")
+            # TRANSLATORS: a lobby's seat nobody has taken yet.
+            lines.append(tr("{number}. *free*", number=index + 1))
     if state == "open":
         if mode == "elimination":
-            how = "The host presses **Start** (at least 2 players); a full table starts by itself."
+            how = tr(
+                "The host presses **Start** (at least 2 players); a full table starts by itself."
+            )
         else:
-            how = "The match starts by itself when every seat is taken."
-        lines.append(
-            f"Press **Join** (or `/gin join`) to take a seat, **Leave** to give it up. {how} "
-            f"The table closes if it isn't started within {duration(server.challenge_seconds)}."
+            how = tr("The match starts by itself when every seat is taken.")
+        join = tr("Press **Join** (or `/gin join`) to take a seat, **Leave** to give it up.")
+        closes = tr(
+            "The table closes if it isn't started within {duration}.",
+            duration=duration(server.challenge_seconds),
         )
+        lines.append(f"{join} {how} {closes}")
         if mode == "teams":
-            lines.append("Pick a side with **Join team 1/2**, or leave the sides to the cut.")
-    title = {
-        "open": "Gin Rummy table",
-        "started": "Gin Rummy table · started",
-        "closed": "Gin Rummy table · closed",
-    }[state]
+            lines.append(tr("Pick a side with **Join team 1/2**, or leave the sides to the cut."))
+    if state == "started":
+        title = tr("Gin Rummy table · started")
+    elif state == "closed":
+        title = tr("Gin Rummy table · closed")
+    else:
+        title = tr("Gin Rummy table")
     return Panel(title, "\n".join(lines))
+
+
+def _lobby_opening(mode: str, target: int, mention: str) -> str:
+    """A lobby's first line: whose table it is, the mode and how far it plays."""
+    label = translate(MODE_LABELS[mode])
+    if mention and mode == "elimination":
+        # TRANSLATORS: {host} is the host's mention (their table); {mode} is "elimination".
+        return tr(
+            "{host} is open for **{mode}**, until one player is left.", host=mention, mode=label
+        )
+    if mention:
+        # TRANSLATORS: {host} is the host's mention (their table); {mode} is "two teams of two"…
+        return tr(
+            "{host} is open for **{mode}**, to {target}.", host=mention, mode=label, target=target
+        )
+    if mode == "elimination":
+        return tr("A table is open for **{mode}**, until one player is left.", mode=label)
+    return tr("A table is open for **{mode}**, to {target}.", mode=label, target=target)
+
+
+def _lobby_seat(seat: LobbySeat) -> str:
+    """A taken seat: who sits there, a bot's level, their team, the host."""
+    if seat.bot_level:
+        level = BOT_LEVELS.get(seat.bot_level)
+        shown = seat.bot_level if level is None else translate(level)
+        # TRANSLATORS: a seat taken by the bot, and how well it plays ("easy").
+        parts = [tr("{name} (bot, {level})", name=seat.name, level=shown)]
+    else:
+        parts = [seat.name]
+    if seat.team is not None:
+        parts.append(tr("team {number}", number=seat.team + 1))
+    if seat.host:
+        # TRANSLATORS: marks the seat of the player who opened the table.
+        parts.append(tr("host"))
+    return " · ".join(parts)
 
 
 # --- challenges and server settings ---------------------------------------------------------
@@ -883,57 +1320,68 @@ def lobby_panel(
 
 def rules_summary(rules: Settings) -> list[tuple[str, str]]:
     """Every rule setting as (label, value), in the order players care about."""
-    big_gin = f"on, bonus {rules.big_gin_bonus}" if rules.big_gin else "off"
-    knock = str(rules.knock_limit) if rules.knock_limit else "0 (gin only)"
+    big_gin = tr("on, bonus {bonus}", bonus=rules.big_gin_bonus) if rules.big_gin else on_off(False)
+    # TRANSLATORS: the knock limit setting at 0: only gin ends a hand.
+    knock = str(rules.knock_limit) if rules.knock_limit else tr("0 (gin only)")
+    if rules.next_dealer.value == "loser":
+        next_dealer = tr("the loser of the hand")
+    elif rules.next_dealer.value == "winner":
+        next_dealer = tr("the winner of the hand")
+    else:
+        # TRANSLATORS: the next dealer setting: the players take turns to deal.
+        next_dealer = tr("alternate")
+    # TRANSLATORS: three players: who deals next and sits the hand out ("the next player
+    # (rotate)": the deal passes to the left every hand).
+    sit_out = tr("the loser") if rules.sit_out == "loser" else tr("the next player (rotate)")
+    # TRANSLATORS: elimination, played with several decks: whether a set may hold identical cards.
+    set_suits = tr("allowed") if rules.set_suits == "any" else tr("no, suits must differ")
     return [
-        ("Two-player variant", variant_text(rules)),
-        ("Target", str(rules.target)),
-        ("Gin bonus", str(rules.gin_bonus)),
-        ("Undercut bonus", str(rules.undercut_bonus)),
-        ("Big Gin", big_gin),
-        ("Knock limit", knock),
-        ("Hand void with stock left", str(rules.void_stock)),
+        (tr("Two-player variant"), variant_text(rules)),
+        (tr("Target"), str(rules.target)),
+        (tr("Gin bonus"), str(rules.gin_bonus)),
+        (tr("Undercut bonus"), str(rules.undercut_bonus)),
+        (tr("Big Gin"), big_gin),
+        (tr("Knock limit"), knock),
+        (tr("Hand void with stock left"), str(rules.void_stock)),
+        (tr("Next dealer"), next_dealer),
+        (tr("Game bonus / box bonus"), f"{rules.game_bonus} / {rules.box_bonus}"),
+        (tr("Three players: next to deal and sit out"), sit_out),
         (
-            "Next dealer",
-            f"the {rules.next_dealer.value} of the hand"
-            if rules.next_dealer.value != "alternate"
-            else "alternate",
+            tr("Teams: target / switch opponents"),
+            f"{rules.team_target} / {on_off(rules.rotate_opponents)}",
         ),
-        ("Game bonus / box bonus", f"{rules.game_bonus} / {rules.box_bonus}"),
-        (
-            "Three players: next to deal and sit out",
-            "the loser" if rules.sit_out == "loser" else "the next player (rotate)",
-        ),
-        (
-            "Teams: target / switch opponents",
-            f"{rules.team_target} / {'on' if rules.rotate_opponents else 'off'}",
-        ),
-        (
-            "Elimination: sets of identical cards",
-            "allowed" if rules.set_suits == "any" else "no, suits must differ",
-        ),
+        (tr("Elimination: sets of identical cards"), set_suits),
     ]
 
 
 def variant_rules(s: Settings) -> list[str]:
     """The two-player variant's rules, as the rules panel tells them (none for classic)."""
     if s.variant is Variant.OKLAHOMA:
-        ace = "gin only" if s.ace is OklahomaAce.GIN else "a knock with 1 or less"
-        spades = (
-            " A spade upcard doubles every score of its hand (the box bonuses count once)."
-            if s.spades_double
-            else ""
-        )
-        return [
-            "**Oklahoma:** the first upcard of each hand sets that hand's knock limit (its "
-            f"value, face cards 10); an ace upcard means {ace}.{spades}"
-        ]
+        if s.ace is OklahomaAce.GIN:
+            text = tr(
+                "**Oklahoma:** the first upcard of each hand sets that hand's knock limit (its "
+                "value, face cards 10); an ace upcard means gin only."
+            )
+        else:
+            text = tr(
+                "**Oklahoma:** the first upcard of each hand sets that hand's knock limit (its "
+                "value, face cards 10); an ace upcard means a knock with 1 or less."
+            )
+        if s.spades_double:
+            spades = tr(
+                "A spade upcard doubles every score of its hand (the box bonuses count once)."
+            )
+            text = f"{text} {spades}"
+        return [text]
     if s.variant is Variant.HOLLYWOOD:
         return [
-            "**Hollywood:** three games are scored at once. Your first hand won scores in "
-            "game 1, your second in games 1 and 2, the later ones in all three (only games "
-            f"still open). Each game ends at {s.target} with its own bonuses; win two of the "
-            "three to win the match."
+            tr(
+                "**Hollywood:** three games are scored at once. Your first hand won scores in "
+                "game 1, your second in games 1 and 2, the later ones in all three (only games "
+                "still open). Each game ends at {target} with its own bonuses; win two of the "
+                "three to win the match.",
+                target=s.target,
+            )
         ]
     return []
 
@@ -941,11 +1389,17 @@ def variant_rules(s: Settings) -> list[str]:
 def variant_text(s: Settings) -> str:
     """The variant as a few words: `classic`, `Oklahoma (ace: gin only, spades double)`."""
     if s.variant is Variant.OKLAHOMA:
-        ace = "ace: gin only" if s.ace is OklahomaAce.GIN else "ace: knock at 1"
-        return f"Oklahoma ({ace}{', spades double' if s.spades_double else ''})"
+        if s.ace is OklahomaAce.GIN:
+            if s.spades_double:
+                return tr("Oklahoma (ace: gin only, spades double)")
+            return tr("Oklahoma (ace: gin only)")
+        if s.spades_double:
+            return tr("Oklahoma (ace: knock at 1, spades double)")
+        return tr("Oklahoma (ace: knock at 1)")
     if s.variant is Variant.HOLLYWOOD:
-        return "Hollywood (three games at once)"
-    return "classic"
+        return tr("Hollywood (three games at once)")
+    # TRANSLATORS: the two-player variant: plain Gin Rummy, neither Oklahoma nor Hollywood.
+    return tr("classic")
 
 
 def challenge_panel(
@@ -953,42 +1407,69 @@ def challenge_panel(
 ) -> Panel:
     """The public challenge, with the settings the opponent is accepting."""
     rules = server.rules
-    game = "Gin Rummy" if rules.variant is Variant.CLASSIC else variant_text(rules) + " Gin Rummy"
-    lines = [
-        f"{challenger} challenges {opponent} to a game of {game} to {rules.target} points.",
-        f"Gin bonus {rules.gin_bonus} · undercut bonus {rules.undercut_bonus} · Big Gin "
-        + (f"on ({rules.big_gin_bonus})" if rules.big_gin else "off")
-        + (
-            " · the upcard sets the knock limit"
-            if rules.variant is Variant.OKLAHOMA
-            else f" · knock at {rules.knock_limit} or less"
+    if rules.variant is Variant.CLASSIC:
+        invitation = tr_n(
+            "{challenger} challenges {opponent} to a game of Gin Rummy to {n} point.",
+            "{challenger} challenges {opponent} to a game of Gin Rummy to {n} points.",
+            rules.target,
+            challenger=challenger,
+            opponent=opponent,
         )
-        + f" · {duration(server.turn_seconds)} per turn",
+    else:
+        # TRANSLATORS: {variant} is "Oklahoma (ace: gin only)" or "Hollywood (three games at
+        # once)".
+        invitation = tr_n(
+            "{challenger} challenges {opponent} to a game of {variant} Gin Rummy to {n} point.",
+            "{challenger} challenges {opponent} to a game of {variant} Gin Rummy to {n} points.",
+            rules.target,
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant_text(rules),
+        )
+    terms = [
+        tr("Gin bonus {bonus}", bonus=rules.gin_bonus),
+        tr("undercut bonus {bonus}", bonus=rules.undercut_bonus),
+        tr("Big Gin on ({bonus})", bonus=rules.big_gin_bonus)
+        if rules.big_gin
+        else tr("Big Gin off"),
+        tr("the upcard sets the knock limit")
+        if rules.variant is Variant.OKLAHOMA
+        else tr("knock at {limit} or less", limit=rules.knock_limit),
+        # TRANSLATORS: the turn timer, "2 minutes per turn".
+        tr("{duration} per turn", duration=duration(server.turn_seconds)),
     ]
+    lines = [invitation, " · ".join(terms)]
     if changed:
-        lines.append(
-            "*Changed for this match:* " + ", ".join(sorted(n.replace("_", " ") for n in changed))
-        )
+        # The settings' names as the challenge command's options spell them (kept in English).
+        names = ", ".join(sorted(n.replace("_", " ") for n in changed))
+        lines.append(tr("*Changed for this match:* {settings}", settings=names))
     lines.append(
-        f"{opponent}, press **Accept** or **Decline** (or use `/gin accept` / `/gin decline`). "
-        f"The challenge expires in {duration(server.challenge_seconds)}."
+        tr(
+            "{opponent}, press **Accept** or **Decline** (or use `/gin accept` / `/gin decline`). "
+            "The challenge expires in {duration}.",
+            opponent=opponent,
+            duration=duration(server.challenge_seconds),
+        )
     )
-    return Panel("Gin Rummy challenge", "\n".join(lines))
+    return Panel(tr("Gin Rummy challenge"), "\n".join(lines))
 
 
 def settings_panel(server: ServerSettings) -> Panel:
     rows = [
         *rules_summary(server.rules),
-        ("Turn timer", duration(server.turn_seconds)),
-        ("Challenge expiry", duration(server.challenge_seconds)),
-        ("Discard hint in private hands", "on" if server.hints else "off"),
-        ("Matches before being ranked", str(server.provisional_matches)),
-        ("Showdown pictures", "on" if server.images else "off"),
+        (tr("Turn timer"), duration(server.turn_seconds)),
+        (tr("Challenge expiry"), duration(server.challenge_seconds)),
+        (tr("Discard hint in private hands"), on_off(server.hints)),
+        (tr("Matches before being ranked"), str(server.provisional_matches)),
+        (tr("Showdown pictures"), on_off(server.images)),
     ]
-    body = "\n".join(f"**{label}:** {value}" for label, value in rows)
+    # TRANSLATORS: a settings line, "**Target:** 100".
+    body = "\n".join(tr("**{label}:** {value}", label=label, value=value) for label, value in rows)
     return Panel(
-        "Gin Rummy settings for this server",
+        tr("Gin Rummy settings for this server"),
         body,
-        "Members with Manage Server can change them with /gin settings set. "
-        "Matches already started keep their settings.",
+        tr(
+            "Members with Manage Server can change them with /gin settings set. "
+            "Matches already started keep their settings."
+        ),
     )
