@@ -16,7 +16,7 @@ from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.gin.melds import Arrangement, min_deadwood
 from bot.gin.settings import OklahomaAce, Settings, Variant
-from bot.i18n import N_, number, tr, tr_n, translate
+from bot.i18n import LANGUAGES, N_, number, tr, tr_n, translate
 from bot.server_settings import ServerSettings, duration
 
 Face = Callable[[Card], str]
@@ -1462,6 +1462,11 @@ def settings_panel(server: ServerSettings) -> Panel:
         (tr("Discard hint in private hands"), on_off(server.hints)),
         (tr("Matches before being ranked"), str(server.provisional_matches)),
         (tr("Showdown pictures"), on_off(server.images)),
+        (
+            # TRANSLATORS: the setting of the language the channel's messages are in.
+            tr("Channel language"),
+            LANGUAGES.get(server.language) or tr("the server's Discord language"),
+        ),
     ]
     # TRANSLATORS: a settings line, "**Target:** 100".
     body = "\n".join(tr("**{label}:** {value}", label=label, value=value) for label, value in rows)
