@@ -72,7 +72,7 @@ def _own_words(language: str) -> set[str]:
     for message in read(language):
         forms = message.string if isinstance(message.string, (tuple, list)) else [message.string]
         for form in forms:
-            plain = COMMANDS.sub(" ", form or "")
+            plain = re.sub(r"\{[^}]*\}", " ", COMMANDS.sub(" ", form or ""))  # not values
             words.update(w.lower() for w in re.findall(r"[A-Za-z]+", plain))
     return words
 
