@@ -146,9 +146,10 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         await _answer_error(interaction, NO_PRIVATE_MESSAGE)
         return
     if isinstance(error, app_commands.TransformerError):
-        # TRANSLATORS: {value} is what the player typed; {reason} is discord.py's own
-        # explanation, in English.
-        reason = tr("I couldn't read “{value}”. {reason}", value=error.value, reason=str(error))
+        # TRANSLATORS: {value} is what the player typed in a command's option.
+        reason = tr(
+            "I couldn't read “{value}”. Check that option and try again.", value=error.value
+        )
         await _answer_error(interaction, reason)
         return
     log.error("unexpected error in %s", _describe(interaction), exc_info=error)
