@@ -71,8 +71,9 @@ def require_postgres() -> str:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """One line for all the skipped PostgreSQL tests, rather than none or one each."""
-    why = _reachable.get(postgres_url())
+    """One line for all the skipped PostgreSQL tests, rather than none or one each (asked
+    here too: with the tests run by workers, this process may not have asked yet)."""
+    why = _why_unreachable(postgres_url())
     if why is not None and not postgres_required():
         terminalreporter.write_line(
             f"PostgreSQL store tests skipped: no server at {redact(postgres_url())} ({why}); "
