@@ -97,6 +97,7 @@ async def test_a_move_heard_of_is_made_on_the_copy_without_reading_the_table(
             action.card,
             expected_move=copy.token(action.seat),
             shown_message=1000 + plain,
+            language="es",
         )
         if outcome.report.finished_hand is not None:
             break
@@ -111,6 +112,7 @@ async def test_a_move_heard_of_is_made_on_the_copy_without_reading_the_table(
     made = [heard for _, batch in seen for heard in batch]
     assert [heard.shown_message for heard in made] == [1000 + n for n in range(plain)]
     assert [heard.outcome.move_count for heard in made] == list(range(1, plain + 1))
+    assert {heard.language for heard in made} == {"es"}  # the mover's language, told
     assert [seat for seat, _ in seen] == [heard.outcome.seat for heard in made]
     stored = await stores[1].get_table(table.id)
     assert stored is not None and stored.state == table.match.to_dict(history=False)

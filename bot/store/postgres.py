@@ -360,6 +360,7 @@ class PostgresStore(SharedReads):
                 deadline=move.deadline,
                 state_check=codec.state_check(encoded.advance["state"]),
                 shown_message=move.shown_message,
+                mover_language=move.mover_language,
             )
             change = TableChange(move.match_id, move.seq, "playing", move.seat, heard)
             params |= {"channel": self._channel, "payload": self._payload(change)}
@@ -613,6 +614,7 @@ class PostgresStore(SharedReads):
                 "deadline": move.deadline,
                 "state_check": move.state_check,
                 "shown_message": move.shown_message,
+                "mover_language": move.mover_language,
             }
             text = orjson.dumps(news).decode()
             if len(text.encode()) <= NOTICE_BYTES:

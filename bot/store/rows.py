@@ -233,8 +233,10 @@ class MoveRecord:
     change_deadline: bool = False
     timers: JsonObject | None = None
     # Not stored: the message the answer to the mover edits (their DM hand), told to the
-    # other processes with the move, so the table's owner leaves that message as it is.
+    # other processes with the move, so the table's owner leaves that message as it is; and
+    # the language the mover reads, so the owner writes to them in it.
     shown_message: int | None = None
+    mover_language: str | None = None
 
     def __post_init__(self) -> None:
         if self.deadline is not None and not self.change_deadline:
@@ -250,7 +252,8 @@ class HeardMove:
     process holding the table as it stood just before to make the same move itself rather
     than read the table again: the action, the clocks and deadline written with it, and a
     checksum of the state the move left (``codec.state_check``), which the copy made here
-    must match before it is trusted; and the mover's message its answer edited, if any."""
+    must match before it is trusted; the mover's message its answer edited, if any, and the
+    language the mover reads."""
 
     action: JsonObject
     timers: JsonObject | None
@@ -258,6 +261,7 @@ class HeardMove:
     deadline: str | None
     state_check: int
     shown_message: int | None = None
+    mover_language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

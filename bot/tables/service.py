@@ -277,7 +277,7 @@ class TableService:
         outcome = MoveOutcome(
             table, action.seat, action, drawn, report, table.move_count, board_index or 0
         )
-        return HeardOutcome(outcome, heard.shown_message)
+        return HeardOutcome(outcome, heard.shown_message, heard.mover_language)
 
     async def find(self, table_id: int) -> Table | None:
         """The open table with this id: the one in memory or, with other processes on the
@@ -721,12 +721,14 @@ class TableService:
         *,
         expected_move: int | None = None,
         shown_message: int | None = None,
+        language: str | None = None,
     ) -> MoveOutcome:
         """Check, apply and commit one move. ``expected_move`` (the seat's ``Table.token``)
         guards against stale buttons and double clicks: the move is refused if the seat's
         board moved on first, here or in another process. ``shown_message``: the message
-        the answer to this move will edit, told to the other processes with it."""
-        move = _Move(user_id, kind, card, expected_move, shown_message)
+        the answer to this move will edit, and ``language`` the one the mover reads, told
+        to the other processes with it."""
+        move = _Move(user_id, kind, card, expected_move, shown_message, language)
         async with table.lock:
             return await self._with_ratings(table, lambda given: self._play(table, move, given))
 
@@ -770,9 +772,7 @@ class TableService:
                 drawn = None
                 if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
                     drawn = board.last_drawn
-                done = await self._commit(
-                    table, locked, hand_number, action, report, given, move.shown_message
-                )
+                done = await self._commit(table, locked, hand_number, action, report, given, move)
         except BaseException:
             if undo is not None:
                 table.match = _restore(*undo)  # the move never happened
@@ -788,7 +788,7 @@ class TableService:
         action: Action,
         report: MoveReport,
         given: Given,
-        shown_message: int | None = None,
+        move: _Move | None = None,
     ) -> Callable[[], None]:
         """Record a move applied to the match under the row lock; what to do to the table in
         memory once the lock's transaction has committed."""
@@ -823,7 +823,8 @@ class TableService:
             finished=finished,
             display=display,
             timers=patch,
-            shown_message=shown_message,
+            shown_message=None if move is None else move.shown_message,
+            mover_language=None if move is None else move.language,
             deadline=None if deadline is None or not changed else deadline.isoformat(),
             change_deadline=changed,
             ratings=ratings,
@@ -1236,6 +1237,7 @@ class _Move:
     card: Card | None
     expected: int | None
     shown_message: int | None
+    language: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1245,6 +1247,7 @@ class HeardOutcome:
 
     outcome: MoveOutcome
     shown_message: int | None
+    language: str | None = None  # the mover reads (None: not told)
 
 
 class MovedElsewhere(Exception):

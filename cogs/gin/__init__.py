@@ -7,6 +7,7 @@ from discord.ext import commands
 from bot.tables import Table
 from bot.tables.service import HeardOutcome
 from cogs.gin.cog import GinCog
+from cogs.gin.languages import learn
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -22,6 +23,8 @@ async def setup(bot: commands.Bot) -> None:
             cog.display.acted(table, seat)  # they moved moments ago: they are looking
         if cog.service.shows(table):
             for heard in made:
+                if heard.language is not None:  # they clicked elsewhere: write in theirs
+                    learn(table.players[heard.outcome.seat].id, heard.language)
                 cog.moves.set_notes(heard.outcome)
                 if heard.shown_message is not None:
                     cog.display.shown_elsewhere(table, heard.outcome.seat, heard.shown_message)

@@ -18,6 +18,11 @@ KEY = "languages"  # in a table's display JSON: user id -> language
 _people: dict[str, str] = {}
 
 
+def learn(user_id: str, language: str) -> None:
+    """Another process heard from this person: they read ``language``."""
+    _people[user_id] = language_for(language)
+
+
 def heard(interaction: discord.Interaction[Any]) -> str:
     """The language of the person behind an interaction, remembered for later, and made the
     language of the rest of the handler's task (its answer, its errors)."""

@@ -20,7 +20,7 @@ import discord
 
 from bot.gin import Card, parse_card
 from bot.gin.hand import ActionKind
-from bot.i18n import N_, tr
+from bot.i18n import N_, language, tr
 from bot.render import describe_action, showdown_panel
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.gin.errors import COMMITTED, funnel, send, update
@@ -138,7 +138,13 @@ class Moves:
             if interaction.guild_id is None and interaction.message is not None:
                 shown = interaction.message.id
             outcome = await self.service.play(
-                table, str(interaction.user.id), kind, card, expected_move=move, shown_message=shown
+                table,
+                str(interaction.user.id),
+                kind,
+                card,
+                expected_move=move,
+                shown_message=shown,
+                language=language(),
             )
             await self._answer_and_show(interaction, outcome, panel=True)
 

@@ -259,7 +259,8 @@ async def test_a_dm_move_at_the_other_shard_s_table_keeps_the_movers_note(
 ) -> None:
     """Shard 0's process answers the click by editing the DM to the hand with the mover's
     note; the table's owner, on shard 1, makes the move from the news and leaves that
-    message alone (no second edit, no note lost) while it alerts the next player."""
+    message alone (no second edit, no note lost) while it alerts the next player, and later
+    writes to the mover in the language shard 0 heard them in."""
     fleet, users, channels = world
     fake = fleet.fake
     await started(fleet)
@@ -267,10 +268,11 @@ async def test_a_dm_move_at_the_other_shard_s_table_keeps_the_movers_note(
     assert table.match is not None
     seat = table.match.hand.turn
     mover, other = seated(users, table, seat), seated(users, table, 1 - seat)
+    mover.locale = "es-ES"  # the mover's Discord is in Spanish; shard 0 hears it, not the owner
     token = token_of(table.match)
     dm = await fake.wait_for(lambda: hand_message(fake, mover, table.id, token), timeout=10)
     result = await fake.click(mover, dm, f"gin:mv:{table.id}:{token}:pass")
-    assert "You passed on the upcard." in result.text, result.text
+    assert "Has pasado la carta descubierta." in result.text, result.text
     edits = len(fake.message(dm.id).history)
     # The owner heard of the move: the next player's turn arrives as their live hand.
     await fake.wait_for(
@@ -280,5 +282,15 @@ async def test_a_dm_move_at_the_other_shard_s_table_keeps_the_movers_note(
     )
     shown = fake.message(dm.id)
     assert len(shown.history) == edits, [p.get("embeds") for p in shown.history[edits - 1 :]]
-    assert "You passed on the upcard." in shown.text
+    assert "Has pasado la carta descubierta." in shown.text
+    # The other player passes too: the owner shows the mover their turn, in their language.
+    theirs = hand_message(fake, other, table.id, token + 1)
+    assert theirs is not None
+    await fake.click(other, theirs, f"gin:mv:{table.id}:{token + 1}:pass")
+    mine = await fake.wait_for(
+        lambda: hand_message(fake, mover, table.id, token + 2),
+        timeout=10,
+        what="the mover's next turn, from the table's owner",
+    )
+    assert "Tu mano" in mine.text and "Your hand" not in mine.text, mine.text
     assert "Traceback" not in fleet.log_text(), fleet.log_text()
