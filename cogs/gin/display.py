@@ -272,7 +272,8 @@ class TableDisplay:
             return
         if int(entry["message"]) != message:
             return  # an older message of theirs: the one kept up to date is edited as usual
-        rendered = self.private_hand(table, seat)
+        with speaking(self.languages.of_player(table, seat)):  # as the sync will render it
+            rendered = self.private_hand(table, seat)
         self.remember(table, seat, message, rendered.embeds, rendered.view)
 
     def shown_privately(
