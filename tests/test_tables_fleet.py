@@ -99,16 +99,17 @@ async def test_a_move_heard_of_is_made_on_the_copy_without_reading_the_table(
             shown_message=1000 + plain,
             language="es",
         )
-        if outcome.report.finished_hand is not None:
-            break
-        plain += 1
         await eventually(lambda: table.move_count == copy.move_count, "the owner to catch up")
+        if outcome.report.finished_hand is not None:
+            break  # a move that ends the hand is read back: its hand has a row of its own
+        plain += 1
+        assert reads.count == 0  # each plain move made on the owner's copy, none read back
         assert table.match.to_dict(history=False) == copy.match.to_dict(history=False)
         assert table.display.get("timers") == copy.display.get("timers")
         assert table.deadline == copy.deadline
     assert plain >= 3
-    assert reads.count == 0  # every plain move made on the owner's copy, none read back
     # Each heard move comes with what it did, as the mover's process saw it.
+    seen = seen[:plain]
     made = [heard for _, batch in seen for heard in batch]
     assert [heard.shown_message for heard in made] == [1000 + n for n in range(plain)]
     assert [heard.outcome.move_count for heard in made] == list(range(1, plain + 1))
