@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.gin.hand import HandResult, Outcome
 from bot.i18n import N_, number, tr, translate
-from bot.render import Face, Panel, arrangement_text
+from bot.render import Face, Panel, arrangement_text, ordinal
 from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
 
 DOT = " · "  # between the parts of a title or a footer
@@ -59,22 +59,6 @@ STATUSES = {
     # TRANSLATORS: a match's state, in a replay's title (cancelled, or closed unfinished).
     "cancelled": N_("closed"),
 }
-
-
-def _ordinal(place: int) -> str:
-    """A place as the language writes it: 1st, 2nd, 3rd, 4th."""
-    ending = place % 10 if not 10 <= place % 100 <= 20 else 0
-    if ending == 1:
-        # TRANSLATORS: a place in a match (1st, 21st); write your language's ordinal of {n}.
-        return tr("{n}st", n=place)
-    if ending == 2:
-        # TRANSLATORS: a place in a match (2nd, 22nd); write your language's ordinal of {n}.
-        return tr("{n}nd", n=place)
-    if ending == 3:
-        # TRANSLATORS: a place in a match (3rd, 23rd); write your language's ordinal of {n}.
-        return tr("{n}rd", n=place)
-    # TRANSLATORS: a place in a match (4th, 11th); write your language's ordinal of {n}.
-    return tr("{n}th", n=place)
 
 
 def _name(name: str | None, user_id: str) -> str:
@@ -190,7 +174,7 @@ def _history_line(row: HistoryRow, mode: str) -> str:
             "`#{match}` {day} · **{place}** of {players} · {score}",
             match=match,
             day=day,
-            place=_ordinal(row.place),
+            place=ordinal(row.place),
             players=row.players,
             score=score,
         )
