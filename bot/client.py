@@ -18,6 +18,7 @@ from bot.art.cards import CardImages
 from bot.commands_translator import CatalogueTranslator
 from bot.config import Config
 from bot.emojis import CardEmojis
+from bot.pacing import Budget, install
 from bot.store import store_for
 from bot.store.postgres import PostgresStore
 from bot.tables import TableService
@@ -88,6 +89,9 @@ class GinBot(commands.Bot):
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()
+        # Every REST call but interaction answers waits its turn in one budget.
+        self.rest_budget = Budget(config.rest_share)
+        install(self, self.rest_budget)
 
     async def setup_hook(self) -> None:
         await self.store.open()

@@ -92,6 +92,16 @@ class Config:
     # GIN_DB as a postgresql:// URL: the tables live in PostgreSQL, and db_path is unused.
     db_url: str | None = None
     shards: Shards | None = None  # GIN_SHARD_COUNT / GIN_SHARD_IDS; None: one process, all
+    # GIN_REST_PER_SECOND: REST calls a second for the whole bot token (Discord allows 50
+    # unless it raised the bot's limit); each process takes its shards' share.
+    rest_per_second: float = 45.0
+
+    @property
+    def rest_share(self) -> float:
+        """The REST calls a second this process may make: its shards' part of the token's."""
+        if self.shards is None:
+            return self.rest_per_second
+        return self.rest_per_second * len(self.shards.ids) / self.shards.count
 
     @property
     def fleet(self) -> bool:
@@ -113,14 +123,14 @@ class Config:
             f"Config(token=<hidden>, database={self.database_shown!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r}, "
-            f"shards={self.shards!r})"
+            f"shards={self.shards!r}, rest_per_second={self.rest_per_second!r})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
     """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY,
-    GIN_CARD_EMOJIS, GIN_SHARD_COUNT and GIN_SHARD_IDS (the real environment wins over
-    .env)."""
+    GIN_CARD_EMOJIS, GIN_SHARD_COUNT, GIN_SHARD_IDS and GIN_REST_PER_SECOND (the real
+    environment wins over .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
     where = "in the environment or in .env (see .env.example)"
@@ -164,6 +174,17 @@ def load_config(env_file: str | None = ".env") -> Config:
     emojis_text = os.environ.get("GIN_CARD_EMOJIS", "").strip().lower() or "on"
     if emojis_text not in ("on", "off"):
         raise ConfigError(f"GIN_CARD_EMOJIS must be on or off, not {emojis_text!r}.")
+    rest_text = os.environ.get("GIN_REST_PER_SECOND", "").strip() or "45"
+    try:
+        rest_per_second = float(rest_text)
+    except ValueError:
+        rest_per_second = -1.0
+    if not 1.0 <= rest_per_second <= 10_000.0:
+        raise ConfigError(
+            f"GIN_REST_PER_SECOND must be the REST calls a second Discord allows the bot "
+            f"token, a number from 1 to 10000 (45 leaves a margin under the usual 50), not "
+            f"{rest_text!r}."
+        )
     shards = parse_shards(
         os.environ.get("GIN_SHARD_COUNT", ""), os.environ.get("GIN_SHARD_IDS", "")
     )
@@ -182,6 +203,7 @@ def load_config(env_file: str | None = ".env") -> Config:
         bot_delay=bot_delay,
         card_emojis=emojis_text == "on",
         shards=shards,
+        rest_per_second=rest_per_second,
     )
 
 

@@ -32,6 +32,7 @@ from bot.art.artist import ARTIST
 from bot.emojis import CardEmojis
 from bot.gin.match import HandRecord
 from bot.i18n import language, speaking, tr
+from bot.pacing import Budget, Dropped, Priority, priority
 from bot.render import Panel, hand_panel, match_over_panel, showdown_panel, table_panel
 from bot.tables import Table, TableService, clock
 from cogs.gin.languages import Languages
@@ -54,10 +55,12 @@ LOOKING_SECONDS = 30.0  # a player who moved this recently needs no "your turn" 
 log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
-PUBLIC_EDIT_INTERVAL = 1.0  # seconds between edits of one table's public message
+# Seconds between edits of one table's public message: spectators see the table a few moves
+# at a time, so that a move costs about one REST call in all (see bot.pacing). A busy bot
+# edits it less often still: those edits wait for whatever the players leave of the budget.
+PUBLIC_EDIT_INTERVAL = 12.0
 # Discord lets a reply be edited through its interaction for 15 minutes; keep a margin.
 REPLY_EDIT_SECONDS = 14 * 60
-GOLDEN = 0.6180339887498949  # spreads the tables' edit slots evenly over the interval
 SHOWDOWN_COLOUR = discord.Colour.gold()
 RETRY_FIRST = 0.5  # seconds before a failed sync runs again; doubled each time
 RETRY_MAX = 30.0
@@ -97,18 +100,13 @@ class PrivateHand:
     shown: bytes
 
 
-def next_public_edit(last: float | None, now: float, table_id: int) -> float:
-    """When a table's public message may be edited next: now if it has been quiet a whole
-    interval, else at the table's own slot after that interval.
-
-    Each table's slots sit at its own phase of the interval, so busy tables started together
-    spread their edits over the second instead of all editing at the same instant.
-    """
-    if last is None or now >= last + PUBLIC_EDIT_INTERVAL:
+def next_public_edit(last: float | None, now: float, interval: float) -> float:
+    """When a table's public message may be edited next: now if it was last shown a whole
+    interval ago, else once that interval has passed. Tables that want edits at the same
+    instant need not be spread here: their edits queue in the REST budget."""
+    if last is None:
         return now
-    phase = (table_id * GOLDEN) % 1.0 * PUBLIC_EDIT_INTERVAL
-    earliest = last + PUBLIC_EDIT_INTERVAL
-    return math.ceil((earliest - phase) / PUBLIC_EDIT_INTERVAL) * PUBLIC_EDIT_INTERVAL + phase
+    return max(now, last + interval)
 
 
 @dataclass
@@ -149,7 +147,14 @@ class TableDisplay:
         self.notes: dict[tuple[int, int], Callable[[], str]] = {}
         self._pinged: dict[tuple[int, int], str] = {}  # (table, board) -> turn last announced
         self._public_edited: dict[int, float] = {}  # table -> when its public message was edited
-        self._public_pending: set[int] = set()  # tables with a delayed public edit scheduled
+        self._public_pending: set[int] = set()  # tables whose public message shows an old state
+        self._public_jobs: dict[int, asyncio.Task[None]] = {}  # table -> the task editing it
+        self._public_locks: dict[int, asyncio.Lock] = {}  # one edit of a public message at once
+        self.public_interval = PUBLIC_EDIT_INTERVAL
+        self._stopping = asyncio.Event()
+        # (table, seat): the player's last move came by slash command, whose private reply
+        # showed it; their DM hand waits for their turn's hand-off (``_update_private``)
+        self._by_command: set[tuple[int, int]] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._retries: dict[int, Retry] = {}  # table -> its failed syncs
         self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
@@ -308,8 +313,21 @@ class TableDisplay:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    @property
+    def budget(self) -> Budget | None:
+        budget = getattr(self.client, "rest_budget", None)
+        return budget if isinstance(budget, Budget) else None
+
+    def moved_by(self, table: Table, seat: int, *, command: bool) -> None:
+        """The player moved by slash command (their reply showed it) or on their hand."""
+        if command:
+            self._by_command.add((table.id, seat))
+        else:
+            self._by_command.discard((table.id, seat))
+
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
+        self._stopping.set()
         for retry in self._retries.values():
             if retry.handle is not None:
                 retry.handle.cancel()
@@ -341,7 +359,10 @@ class TableDisplay:
         for board in range(2):
             self._pinged.pop((table.id, board), None)
         self._public_edited.pop(table.id, None)
+        self._public_pending.discard(table.id)
+        self._public_locks.pop(table.id, None)
         for seat in range(len(table.players)):
+            self._by_command.discard((table.id, seat))
             self.notes.pop((table.id, seat), None)
             self._hands.pop((table.id, seat), None)
             self._replies.pop((table.id, seat), None)
@@ -415,12 +436,17 @@ class TableDisplay:
         return table.id in self._retries
 
     async def _step(
-        self, table: Table, what: str, step: Callable[[], Awaitable[None]], language: str
+        self,
+        table: Table,
+        what: str,
+        step: Callable[[], Awaitable[None]],
+        language: str,
+        level: Priority,
     ) -> bool:
-        """Run one part of a sync, its text in ``language``; False when it failed for a
-        reason that may pass."""
+        """Run one part of a sync, its text in ``language`` and its REST calls at ``level``;
+        False when it failed for a reason that may pass."""
         try:
-            with speaking(language):
+            with speaking(language), priority(level):
                 await step()
         except Exception as error:
             if transient(error):
@@ -440,33 +466,43 @@ class TableDisplay:
         before = repr(display)
         self.languages.keep(table)  # so a restarted bot still writes to them in theirs
         channel = self.languages.of_channel(table)
+        result = Priority.RESULT
         done = await self._step(
-            table, "the showdowns", lambda: self._post_showdowns(table), channel
+            table, "the showdowns", lambda: self._post_showdowns(table), channel, result
         )
         if match.is_over:
             if done:  # the result comes after the last showdown, never before it
                 done = await self._step(
-                    table, "the match result", lambda: self._post_match_over(table), channel
+                    table,
+                    "the match result",
+                    lambda: self._post_match_over(table),
+                    channel,
+                    result,
                 )
         else:
             if done:  # the new hand's table comes after the last hand's showdown
                 done = await self._step(
-                    table, "the public table", lambda: self._update_public(table), channel
+                    table, "the public table", lambda: self._update_public(table), channel, result
                 )
             for seat in table.human_seats:  # the bot needs no private message
-                if match.board_of(seat) is not None:  # sitting out or out: nothing new
+                board = match.board_of(seat)
+                if board is not None:  # sitting out or out: nothing new
                     step = self._alert if self._alert_due(table, seat) else self._update_private
+                    to_act = board.turn == seat and not board.is_over
                     done = (
                         await self._step(
                             table,
                             f"the hand of seat {seat}",
                             lambda seat=seat, step=step: step(table, seat),  # type: ignore[misc]
                             self.languages.of_player(table, seat),
+                            Priority.TURN if to_act else Priority.PLAYER,
                         )
                         and done
                     )
             done = (
-                await self._step(table, "the turn notice", lambda: self._ping_turn(table), channel)
+                await self._step(
+                    table, "the turn notice", lambda: self._ping_turn(table), channel, Priority.TURN
+                )
                 and done
             )
         if repr(display) != before:
@@ -563,7 +599,8 @@ class TableDisplay:
             payload = message_payload([public_panel], None)
             if merge:
                 assert public is not None
-                await edit_message(self.client, int(table.channel_id), public, payload, files)
+                async with self._public_lock(table):  # after an edit for spectators in flight
+                    await edit_message(self.client, int(table.channel_id), public, payload, files)
                 self._shown[public] = fingerprint(payload)
                 display["showdown_shown"] = public  # the table's edits leave it alone now
             else:
@@ -624,12 +661,13 @@ class TableDisplay:
             and display.get("public_hand") == table.match.hand_number
             and display.get("showdown_shown") != public
         ):
-            await self._edit(
-                int(table.channel_id),
-                public,
-                [embed(table_panel(table.match, self.faces.card))],
-                None,
-            )
+            async with self._public_lock(table):
+                await self._edit(
+                    int(table.channel_id),
+                    public,
+                    [embed(table_panel(table.match, self.faces.card))],
+                    None,
+                )
         showed = any(r.number == table.match.hand_number for r in table.match.history)
         result = embed(match_over_panel(table.match, table.match.result), SHOWDOWN_COLOUR)
         sent = display.setdefault("result_dms", [])
@@ -667,31 +705,82 @@ class TableDisplay:
             display["public"] = message_id
             display["public_hand"] = table.match.hand_number
             self._shown[message_id] = fingerprint(payload)
+            self._public_edited[table.id] = time.monotonic()
             return
         if display.get("showdown_shown") == display["public"]:
             return  # it shows the hand's showdown now; the next hand gets a table of its own
-        if table.lock.locked():
-            return  # a move is being committed: its own sync shows it
-        # Spectators don't need every move the instant it happens: at most one edit of the
-        # public table per PUBLIC_EDIT_INTERVAL, the last one always showing the latest state.
-        now = time.monotonic()
-        at = next_public_edit(self._public_edited.get(table.id), now, table.id)
-        if at > now:
-            if table.id not in self._public_pending:
-                self._public_pending.add(table.id)
-                asyncio.get_running_loop().call_later(at - now, self._resync_public, table)
-            return
-        self._public_edited[table.id] = now
-        panel = embed(table_panel(table.match, self.faces.card))
-        view = public_view(table)
-        if not await self._edit(int(table.channel_id), display["public"], [panel], view):
-            del display["public"]  # deleted by someone: the next sync posts it again
-            self._recovering.discard(table.id)
+        # Spectators don't need every move the instant it happens: the public table is
+        # edited by a task of its own, at most once per interval, when the budget allows,
+        # showing the newest state when its turn comes. No player's screen waits for it.
+        self._public_pending.add(table.id)
+        if table.id not in self._public_jobs:
+            task = asyncio.create_task(self._show_spectators(table), name=f"gin-public-{table.id}")
+            self._public_jobs[table.id] = task
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
-    def _resync_public(self, table: Table) -> None:
-        self._public_pending.discard(table.id)
-        if table.is_open:
-            self.sync_soon(table)
+    def _public_lock(self, table: Table) -> asyncio.Lock:
+        return self._public_locks.setdefault(table.id, asyncio.Lock())
+
+    async def _show_spectators(self, table: Table) -> None:
+        """Edit the table's public message while it shows an older state than the table's:
+        each edit after the interval since the last, and after its turn in the budget."""
+        delay = RETRY_FIRST
+        try:
+            while table.id in self._public_pending and table.is_open:
+                now = time.monotonic()
+                at = next_public_edit(self._public_edited.get(table.id), now, self.public_interval)
+                if at > now and not self._stopping.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._stopping.wait(), at - now)
+                try:
+                    with speaking(self.languages.of_channel(table)):
+                        await self._edit_public(table)
+                    delay = RETRY_FIRST
+                except Exception as error:
+                    if not transient(error):
+                        log.exception("could not edit the public table of table %s", table.id)
+                        self._public_pending.discard(table.id)
+                        return
+                    log.warning(
+                        "the public table of table %s failed (%r); trying again soon",
+                        table.id,
+                        error,
+                    )
+                    self._public_pending.add(table.id)
+                    await asyncio.sleep(delay)
+                    delay = min(RETRY_MAX, delay * 2)
+        finally:
+            self._public_jobs.pop(table.id, None)
+
+    async def _edit_public(self, table: Table) -> None:
+        """One edit of the public message, made once its turn in the budget came."""
+        budget = self.budget
+        turn: contextlib.AbstractAsyncContextManager[None] = (
+            budget.spend(Priority.SPECTATOR) if budget is not None else contextlib.nullcontext()
+        )
+        async with turn:
+            self._public_pending.discard(table.id)  # from here, a newer move wants another
+            async with self._public_lock(table):
+                async with table.lock:
+                    pass  # a move being committed finishes first
+                match, display = table.match, table.display
+                public = display.get("public")
+                if (
+                    match is None
+                    or match.is_over
+                    or not table.is_open
+                    or public is None
+                    or display.get("public_hand") != match.hand_number
+                    or display.get("showdown_shown") == public
+                ):
+                    return  # the sync shows what comes now: a showdown, a result, a new table
+                self._public_edited[table.id] = time.monotonic()
+                panel = embed(table_panel(match, self.faces.card))
+                if not await self._edit(int(table.channel_id), public, [panel], public_view(table)):
+                    del display["public"]  # deleted by someone: the sync posts it again
+                    self._recovering.discard(table.id)
+                    self.sync_soon(table)
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
@@ -722,6 +811,8 @@ class TableDisplay:
         number = table.match.hand_number
         if entry and entry.get("hand") == number:
             message_id = entry["message"]
+            if self._reply_showed(table, seat):
+                return  # edited at their turn's hand-off, or when the hand ends
             key = self.private_key(table, seat)
             if self._keys.get(message_id) == key:
                 return
@@ -749,6 +840,17 @@ class TableDisplay:
                 return
         if closed.get(str(seat)) == number:  # known before, or found by that DM just now
             await self._update_reply(table, seat)
+
+    def _reply_showed(self, table: Table, seat: int) -> bool:
+        """Whether the player's last move, the newest on their board, came by slash command:
+        its private reply showed them the result, so their DM hand needs no edit of its own."""
+        if (table.id, seat) not in self._by_command:
+            return False
+        match = table.match
+        board = None if match is None else match.board_of(seat)
+        if board is None or board.is_over or not board.actions:
+            return False
+        return board.actions[-1].seat == seat
 
     def _dm_failed(self, table: Table, seat: int) -> bool:
         """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times."""
@@ -828,7 +930,7 @@ class TableDisplay:
         if old and old.get("hand") == number and old.get("message") != message_id:
             # The same hand re-sent (a turn alert, /gin hand): the older copy's buttons
             # would only be stale.
-            await self._delete(old["channel"], old["message"])
+            self._delete_later(old["channel"], old["message"])
             self._shown.pop(old["message"], None)
             self._keys.pop(old["message"], None)
         return True
@@ -976,19 +1078,27 @@ class TableDisplay:
         old = self._channel_pings.get((table.id, seat))
         self._channel_pings[(table.id, seat)] = message.id
         if old is not None:
-            await self._delete(int(table.channel_id), old)
+            self._delete_later(int(table.channel_id), old)
 
     async def _clear_channel_pings(self, table: Table) -> None:
         """The game is over or closed: no "your turn" stays behind in the channel."""
         for seat in range(len(table.players)):
             old = self._channel_pings.pop((table.id, seat), None)
             if old is not None:
-                await self._delete(int(table.channel_id), old)
+                self._delete_later(int(table.channel_id), old)
+
+    def _delete_later(self, channel_id: int, message_id: int) -> None:
+        """Housekeeping, in the background at the lowest priority: nothing waits for it."""
+        if self.client.is_closed():
+            return
+        task = asyncio.create_task(self._delete(channel_id, message_id), name="gin-delete")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
-        """Housekeeping: a message that could not be deleted is left as it is."""
+        """A message that could not be deleted (or waited too long) is left as it is."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        with contextlib.suppress(discord.HTTPException):
+        with priority(Priority.HOUSEKEEPING), contextlib.suppress(discord.HTTPException, Dropped):
             await message.delete()
 
     async def _edit_hand(
@@ -1041,7 +1151,8 @@ class TableDisplay:
         try:
             await self._clear_channel_pings(table)
             await self._retire_replies(table, panel)
-            await self._edit_patiently(table, edits, panel)
+            async with self._public_lock(table):
+                await self._edit_patiently(table, edits, panel)
         finally:
             self.forget(table)
 

@@ -21,7 +21,7 @@ import discord
 from bot.gin import Card, parse_card
 from bot.gin.hand import ActionKind
 from bot.i18n import N_, language, tr
-from bot.render import describe_action, showdown_panel
+from bot.render import showdown_panel
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.views import embed
@@ -166,6 +166,7 @@ class Moves:
                     await send(interaction, embeds=embeds, view=view)
 
             if await self.answer_in_time(answer, table):
+                self.display.moved_by(table, seat, command=not panel)
                 if message is not None:
                     self.display.remember(table, seat, message, embeds, view)
                 if not in_dm:  # a private reply in the channel
@@ -215,15 +216,11 @@ class Moves:
         if board is None or board.is_over:
             return
         # The player to act sees the others' whole turns on their hand (the render retells
-        # them), so their own last note has had its day. On a two-player board the waiting
-        # opponent also hears at once when a card they could track is taken from the pile; a
-        # plain stock draw would only churn their message.
+        # them), so their own last note has had its day. A waiting player hears of a move
+        # when their turn comes: an edit of their hand for each move would spend the REST
+        # budget on a message they are not using.
         if board.turn != outcome.seat:
             notes.pop((table.id, board.turn), None)
-        elif action.kind is ActionKind.DRAW_DISCARD and len(board.seats) == 2:
-            told = partial(describe_action, match, board.public_actions()[-1], board)
-            other = next(s for s in board.seats if s != outcome.seat)
-            notes[(table.id, other)] = told
 
     def move_reply(
         self, outcome: MoveOutcome, *, in_dm: bool = False

@@ -24,7 +24,7 @@ from tests.e2e.driver import Game
 from tests.fakediscord import FakeDiscord, InteractionResult, User
 
 # Names discord.py gives the tasks that run slash commands and component callbacks.
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-", "gin-delete")
 CARD_TOKEN = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♠♥♦♣])")
 CARD_EMOJI = re.compile(r"gin_(10|[2-9AJQK])([SHDC])\b")  # a card emoji's name
 EMOJI_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

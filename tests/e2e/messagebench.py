@@ -55,7 +55,7 @@ async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, a
     await game.start(world.alice, world.bob, target=target)
     users = {0: game.user(0), 1: game.user(1)}
     dm = {seat: fake.store.dm_by_user[users[seat].id].id for seat in users}
-    before = Counter(fake.rest.requests)
+    before = Counter(fake.rest.requests_by_place)
     seen: set[int] = set(fake.store.messages)
     new_dms: dict[tuple[int, int], int] = Counter()  # (hand, seat) -> new DM messages
     turns: dict[tuple[int, int], int] = Counter()  # (hand, seat) -> turns begun
@@ -84,9 +84,12 @@ async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, a
     await settle()
     await asyncio.sleep(1.5)  # the last public edit and the deletions after it
     hands = game.match.hand_number
-    counted = sum(
-        n for route, n in (fake.rest.requests - before).items() if not any(f in route for f in FREE)
-    )
+    calls = {
+        route: n
+        for route, n in (fake.rest.requests_by_place - before).items()
+        if not any(f in route for f in FREE)
+    }
+    counted = sum(calls.values())
     over = [
         (number, seat) for (number, seat), n in new_dms.items() if n > turns[(number, seat)] + 1
     ]
@@ -120,7 +123,16 @@ async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, a
         ),
         _row("REST calls per move (not interaction answers)", f"{counted / moves:.2f}", "", None),
     ]
+    lines += per_route(calls, moves)
     return "\n".join(lines)
+
+
+def per_route(calls: dict[str, int], moves: int) -> list[str]:
+    """Counted REST calls per move, route by route, the most first."""
+    rows = ["", f"{'counted calls per move, by route':<52}{'per move':>10}   calls"]
+    for route, n in sorted(calls.items(), key=lambda item: -item[1]):
+        rows.append(f"  {route:<50}{n / max(moves, 1):>10.3f}   {n}")
+    return rows
 
 
 def _row(label: str, value: str, target: str, ok: bool | None) -> str:

@@ -24,6 +24,7 @@ from tests.e2e.conftest import World
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import (
     card_tokens,
+    cards_as_text,
     hidden_cards,
     revealed_at,
     settle,
@@ -153,7 +154,8 @@ async def test_no_hidden_card_is_ever_shown(world: World, bot: GinBot) -> None:
 
 
 async def test_a_card_taken_from_the_pile_is_named(world: World, bot: GinBot) -> None:
-    """Taking the upcard is public: the table and the opponent are told which card it was."""
+    """Taking the upcard is public: the table is told which card it was, and the opponent
+    when their turn comes (their hand retells the turn they waited through)."""
     fake = world.fake
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob)
@@ -165,9 +167,17 @@ async def test_a_card_taken_from_the_pile_is_named(world: World, bot: GinBot) ->
     name = table.players[seat].name
     expected = f"{name} took {upcard} from the discard pile"
     public = fake.message(table.display["public"])
-    assert expected in public.text, f"the table log reads: {public.text!r}"
+    await fake.wait_for(  # spectators' table is edited a few moves at a time
+        lambda: expected in public.text, timeout=60, what="the table to name the card taken"
+    )
     other = game.dm_panel(1 - seat)
-    assert expected in other.text, f"the opponent's hand message reads: {other.text!r}"
+    assert expected not in other.text, "a waiting player's hand was edited for a move"
+    card = next(c for c in sorted(game.match.hand.hands[seat]) if c != upcard)
+    await game.command(Action(ActionKind.DISCARD, seat, card))
+    await settle()
+    other = game.dm_panel(1 - seat)
+    retold = f"{name} took {upcard} from the pile, then discarded"
+    assert retold in cards_as_text(other.text), f"the opponent's hand message reads: {other.text!r}"
     assert "None" not in public.text and "None" not in other.text
 
 

@@ -103,6 +103,8 @@ class Rest:
         # Requests the bot made, by method and route (ids left out): interaction callbacks
         # and webhooks are counted apart, as Discord's global rate limit leaves them out.
         self.requests: Counter[str] = Counter()
+        # The same, with " dm" or " channel" after routes of a channel: where the calls go.
+        self.requests_by_place: Counter[str] = Counter()
         self.limiter = Limiter(fake.rate_limits)
 
     def build_app(self) -> web.Application:
@@ -155,7 +157,9 @@ class Rest:
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path
-        self.requests[f"{request.method} {_route_of(path)}"] += 1
+        route = f"{request.method} {_route_of(path)}"
+        self.requests[route] += 1
+        self.requests_by_place[f"{route}{self._place(path)}"] += 1
         try:
             for rule in self.rate_limits:
                 if rule.matches(request):
@@ -178,6 +182,16 @@ class Rest:
         except ApiError as exc:
             self.fake.record_error(request.method, path, exc.status, exc.body())
             return json_response(exc.body(), exc.status)
+
+    def _place(self, path: str) -> str:
+        """ " dm" or " channel" for a route of a known channel, else ""."""
+        parts = path.removeprefix(API).split("/")
+        if len(parts) < 3 or parts[1] != "channels" or not parts[2].isdigit():
+            return ""
+        channel = self.store.channels.get(int(parts[2]))
+        if channel is None:
+            return ""
+        return " dm" if channel.is_dm else " channel"
 
     def _authorized(self, request: web.Request) -> bool:
         token = self.fake.token

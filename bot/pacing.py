@@ -1,0 +1,222 @@
+"""One budget for the REST calls a process makes, spent in order of priority.
+
+Discord lets a bot token make about 50 requests a second in all (interaction answers aside)
+and answers one past that with a 429 for the whole bot. discord.py learns that limit only from
+the 429, so every request the bot makes through its HTTP client waits here first: at most
+``per_second`` start in any sliding second, and when calls queue, the most urgent goes first.
+A player whose turn begins goes before a showdown, a showdown before a spectator's table, and
+deleting an old message last (it may wait, or be dropped). Low priorities also leave a share
+of every second to the higher ones, so a busy bot updates spectators less often, never players
+less promptly. Per-route buckets (5 messages per 5 s in a channel, say) are discord.py's own:
+it reads them from the headers of each answer and waits before one runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PER_SECOND = 45.0  # Discord's global limit is 50: a margin for clocks and retries
+WINDOW = 1.0  # seconds: the global limit counts a sliding second
+EXEMPT = ("/interactions/", "/webhooks/")  # interaction answers: outside the global limit
+
+
+class Priority(IntEnum):
+    """How urgent a call is; smaller goes first."""
+
+    TURN = 0  # the hand of a player whose turn begins: the hand-off
+    PLAYER = 1  # any other private message to a player
+    RESULT = 2  # showdowns, results, a new hand's table
+    OTHER = 3  # anything not marked: challenges, lobbies, notices, start-up
+    SPECTATOR = 4  # edits of the public table
+    HOUSEKEEPING = 5  # deleting messages that are no longer needed
+
+
+# The part of the budget a priority may use: a call starts only while the calls of the last
+# second are fewer than this share of it, so the rest is kept for more urgent ones.
+SHARE: dict[Priority, float] = {
+    Priority.TURN: 1.0,
+    Priority.PLAYER: 1.0,
+    Priority.RESULT: 0.9,
+    Priority.OTHER: 0.9,
+    Priority.SPECTATOR: 0.8,
+    Priority.HOUSEKEEPING: 0.6,
+}
+
+_priority: ContextVar[Priority] = ContextVar("gin_rest_priority", default=Priority.OTHER)
+_prepaid: ContextVar[list[bool] | None] = ContextVar("gin_rest_prepaid", default=None)
+
+
+class Dropped(Exception):
+    """A call of low priority waited longer than it was worth and was not made."""
+
+
+@contextlib.contextmanager
+def priority(level: Priority) -> Iterator[None]:
+    """The REST calls made inside (and in tasks started inside) have this priority."""
+    token = _priority.set(level)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+def current_priority() -> Priority:
+    return _priority.get()
+
+
+@dataclass(order=True)
+class _Waiter:
+    level: int
+    order: int
+    future: asyncio.Future[None] = field(compare=False)
+
+
+class Budget:
+    """At most ``per_second`` calls start in any sliding second; waiting calls start in
+    order of priority, then of arrival. ``clock`` is monotonic seconds."""
+
+    def __init__(
+        self, per_second: float = DEFAULT_PER_SECOND, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if per_second <= 0:
+            raise ValueError("a REST budget needs a positive number of calls per second")
+        self.per_second = per_second
+        self.clock = clock
+        self._started: deque[float] = deque()  # when each call of the last second started
+        self._waiting: list[_Waiter] = []
+        self._order = itertools.count()
+        self._wake: asyncio.TimerHandle | None = None
+        self.granted: dict[Priority, int] = dict.fromkeys(Priority, 0)
+        self.dropped = 0
+        self.most_waiting = 0
+
+    def _used(self, now: float) -> int:
+        started = self._started
+        while started and started[0] <= now - WINDOW:
+            started.popleft()
+        return len(started)
+
+    def _room(self, level: Priority, used: int) -> bool:
+        return used < max(1.0, SHARE[level] * self.per_second)
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for w in self._waiting if not w.future.done())
+
+    async def acquire(
+        self, level: Priority | None = None, *, drop_after: float | None = None
+    ) -> None:
+        """Wait for this call's turn; ``Dropped`` if it did not come within ``drop_after``
+        seconds."""
+        level = current_priority() if level is None else level
+        now = self.clock()
+        if not self._waiting and self._room(level, self._used(now)):
+            self._grant(level, now)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, _Waiter(int(level), next(self._order), future))
+        self.most_waiting = max(self.most_waiting, len(self._waiting))
+        self._pump()
+        try:
+            if drop_after is None:
+                await future
+            else:
+                await asyncio.wait_for(asyncio.shield(future), drop_after)
+        except TimeoutError:
+            if future.done() and not future.cancelled():
+                return  # granted just as the wait ran out: the call is made
+            future.cancel()
+            self.dropped += 1
+            raise Dropped(f"waited {drop_after:g} s for a REST call of {level.name}") from None
+        except asyncio.CancelledError:
+            future.cancel()  # granted already or not, its place in the window stays: safe
+            raise
+
+    def _grant(self, level: Priority, now: float) -> None:
+        self._started.append(now)
+        self.granted[level] += 1
+
+    def _pump(self) -> None:
+        """Start every waiting call that has room now, most urgent first; then sleep until
+        the oldest call of the window leaves it."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        now = self.clock()
+        waiting = self._waiting
+        while waiting:
+            head = waiting[0]
+            if head.future.done():  # dropped or cancelled while it waited
+                heapq.heappop(waiting)
+                continue
+            level = Priority(head.level)
+            if not self._room(level, self._used(now)):
+                break
+            heapq.heappop(waiting)
+            self._grant(level, now)
+            head.future.set_result(None)
+        if waiting and self._started:
+            delay = max(0.0, self._started[0] + WINDOW - now) + 0.001
+            self._wake = asyncio.get_running_loop().call_later(delay, self._pump)
+
+    @contextlib.asynccontextmanager
+    async def spend(self, level: Priority) -> AsyncIterator[None]:
+        """Wait for a call's turn first, then make it inside: what it sends can be worked
+        out once its turn has come (the newest state of a table, say). The first request
+        inside uses the turn; any more wait for theirs, at the same priority."""
+        await self.acquire(level)
+        prepaid = [True]
+        token = _prepaid.set(prepaid)
+        try:
+            with priority(level):
+                yield
+        finally:
+            _prepaid.reset(token)
+
+    async def before_request(self, path: str) -> None:
+        """Called before each request of the HTTP client: wait for its turn."""
+        if any(part in path for part in EXEMPT):
+            return
+        prepaid = _prepaid.get()
+        if prepaid and prepaid[0]:
+            prepaid[0] = False
+            return
+        level = current_priority()
+        drop_after = HOUSEKEEPING_PATIENCE if level is Priority.HOUSEKEEPING else None
+        await self.acquire(level, drop_after=drop_after)
+
+
+HOUSEKEEPING_PATIENCE = 60.0  # seconds a deletion may wait before it is dropped
+
+
+def share_of(per_second: float, shards_here: int, shards_in_all: int) -> float:
+    """This process's part of the token's budget: in proportion to the shards it runs, as
+    its tables (and so its calls) are the tables of its shards' servers."""
+    if shards_in_all <= 0:
+        return per_second
+    return per_second * shards_here / shards_in_all
+
+
+def install(client: Any, budget: Budget) -> None:
+    """Make every request of ``client``'s HTTP client wait for its turn in ``budget``."""
+    http = client.http
+    request = http.request
+
+    async def paced(route: Any, **kwargs: Any) -> Any:
+        await budget.before_request(str(getattr(route, "path", "")))
+        return await request(route, **kwargs)
+
+    http.request = paced
