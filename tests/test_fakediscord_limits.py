@@ -116,9 +116,9 @@ async def test_discord_py_waits_for_the_bucket_instead_of_hitting_it() -> None:
         assert len(fake.channel_messages(channel)) == 7
 
 
-def test_discords_figures_are_the_limits_and_none_is_the_default() -> None:
-    on = FakeDiscord(rate_limits=RateLimits())
+def test_discords_figures_are_the_limits_and_the_default() -> None:
+    on = FakeDiscord()
     assert on.rate_limits.global_per_second == 50
     assert on.rate_limits.routes[0].limit == 5
-    off = FakeDiscord()
+    off = FakeDiscord(rate_limits=RateLimits.off())
     assert off.rate_limits.global_per_second is None and off.rate_limits.routes == ()

@@ -20,6 +20,11 @@ class TableError(GinError):
     """Something a user asked of a table that cannot be done now; shown to them privately."""
 
 
+class StaleButton(TableError):
+    """A button or menu from an earlier moment of the game: its move was made, or the game
+    moved on."""
+
+
 class Status(StrEnum):
     CHALLENGE = "challenge"  # waiting to start: a challenge, or a lobby filling its seats
     PLAYING = "playing"

@@ -58,6 +58,7 @@ from bot.tables.model import (
     KEPT_HANDS,
     MoveOutcome,
     Seat,
+    StaleButton,
     Status,
     Table,
     TableError,
@@ -761,7 +762,7 @@ class TableService:
                 seat = self._seated(table, move.user_id)
                 match = self._match(table)
                 if move.expected is not None and move.expected != table.token(seat):
-                    raise TableError(STALE_BUTTON)
+                    raise StaleButton(STALE_BUTTON)
                 hand_number = match.hand_number
                 action = Action(kind, seat, move.card)
                 board_index = match.board_index(seat)

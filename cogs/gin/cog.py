@@ -565,6 +565,7 @@ class GinCog(commands.Cog):
     ) -> None:
         async with self._activity():
             await self.service.accept(table, str(interaction.user.id), name_of(interaction.user))
+            self.display.started(table)
             interaction.extras[COMMITTED] = tr(
                 "You accepted: the match has started, but I couldn't say so here. Your hand is "
                 "on its way by DM; `/gin hand` shows it here too."

@@ -66,6 +66,9 @@ RETRY_FIRST = 0.5  # seconds before a failed sync runs again; doubled each time
 RETRY_MAX = 30.0
 RETRY_GIVE_UP = 60  # failed syncs in a row after which a closed table is left as it is
 DM_ATTEMPTS = 4  # syncs that try a new hand's DM before the channel takes over
+# After a move by slash command, whose reply showed it, the mover's DM hand waits this long
+# for their turn's hand-off (which edits it anyway) before it is edited on its own.
+COMMAND_DM_SECONDS = 20.0
 
 
 def transient(error: BaseException) -> bool:
@@ -152,9 +155,9 @@ class TableDisplay:
         self._public_locks: dict[int, asyncio.Lock] = {}  # one edit of a public message at once
         self.public_interval = PUBLIC_EDIT_INTERVAL
         self._stopping = asyncio.Event()
-        # (table, seat): the player's last move came by slash command, whose private reply
-        # showed it; their DM hand waits for their turn's hand-off (``_update_private``)
-        self._by_command: set[tuple[int, int]] = set()
+        # (table, seat) -> until when their DM hand may wait: their last move came by slash
+        # command, whose private reply showed it (``_reply_showed``)
+        self._by_command: dict[tuple[int, int], float] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._retries: dict[int, Retry] = {}  # table -> its failed syncs
         self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
@@ -320,10 +323,17 @@ class TableDisplay:
 
     def moved_by(self, table: Table, seat: int, *, command: bool) -> None:
         """The player moved by slash command (their reply showed it) or on their hand."""
-        if command:
-            self._by_command.add((table.id, seat))
-        else:
-            self._by_command.discard((table.id, seat))
+        if not command:
+            self._by_command.pop((table.id, seat), None)
+            return
+        self._by_command[(table.id, seat)] = time.monotonic() + COMMAND_DM_SECONDS
+        asyncio.get_running_loop().call_later(
+            COMMAND_DM_SECONDS + 0.05, self._command_dm_due, table
+        )
+
+    def _command_dm_due(self, table: Table) -> None:
+        if table.is_open:
+            self.sync_soon(table)  # a DM hand still behind is edited now
 
     async def stop(self) -> None:
         """Finish the delayed public edits now (at shutdown)."""
@@ -339,6 +349,16 @@ class TableDisplay:
     def acted(self, table: Table, seat: int) -> None:
         """The player just moved: they are looking at the game (see ``_looking``)."""
         self._acted[(table.id, seat)] = time.monotonic()
+
+    def quiet(self, table: Table) -> asyncio.Lock:
+        """Held by each sync of the table: inside, no edit of its messages is in flight."""
+        return self._locks.setdefault(table.id, asyncio.Lock())
+
+    def started(self, table: Table) -> None:
+        """The match just began, on an accept or a join: its players are at the screen, so
+        their first turns come as edits of the hand just sent, not as new messages."""
+        for seat in table.human_seats:
+            self.acted(table, seat)
 
     def _looking(self, table: Table, seat: int) -> bool:
         """A player who moved moments ago, or who plays only the bot (whose moves come at
@@ -362,7 +382,7 @@ class TableDisplay:
         self._public_pending.discard(table.id)
         self._public_locks.pop(table.id, None)
         for seat in range(len(table.players)):
-            self._by_command.discard((table.id, seat))
+            self._by_command.pop((table.id, seat), None)
             self.notes.pop((table.id, seat), None)
             self._hands.pop((table.id, seat), None)
             self._replies.pop((table.id, seat), None)
@@ -386,8 +406,7 @@ class TableDisplay:
         if self.client.is_closed() or not self.service.shows(table):
             return  # another process shows this table (see bot.tables.fleet)
         self._dirty.add(table.id)
-        lock = self._locks.setdefault(table.id, asyncio.Lock())
-        async with lock:
+        async with self.quiet(table):
             if table.id not in self._dirty:
                 return  # a sync that started after our change already showed it
             self._dirty.discard(table.id)
@@ -811,7 +830,7 @@ class TableDisplay:
         number = table.match.hand_number
         if entry and entry.get("hand") == number:
             message_id = entry["message"]
-            if self._reply_showed(table, seat):
+            if self.left_behind(table, seat):
                 return  # edited at their turn's hand-off, or when the hand ends
             key = self.private_key(table, seat)
             if self._keys.get(message_id) == key:
@@ -841,16 +860,30 @@ class TableDisplay:
         if closed.get(str(seat)) == number:  # known before, or found by that DM just now
             await self._update_reply(table, seat)
 
+    def left_behind(self, table: Table, seat: int) -> bool:
+        """Whether the player's DM hand is left as it is for now (``_reply_showed``): only
+        while it has buttons, which bring it up to date when pressed. A hand without any
+        (shown while they waited) is edited as soon as it is their turn."""
+        entry = table.display.get("hands", {}).get(str(seat))
+        key = None if not entry else self._keys.get(entry["message"])
+        if key is None or key[2][0] in ("waiting", "out") or key[2][2]:
+            return False
+        return self._reply_showed(table, seat)
+
     def _reply_showed(self, table: Table, seat: int) -> bool:
-        """Whether the player's last move, the newest on their board, came by slash command:
-        its private reply showed them the result, so their DM hand needs no edit of its own."""
-        if (table.id, seat) not in self._by_command:
+        """Whether the player's DM hand may stay as it is for now: their last move came by
+        slash command moments ago, and its private reply showed them the result. It is
+        edited at their turn's hand-off, when the hand ends, after COMMAND_DM_SECONDS, or
+        at once when they press one of its buttons (``Moves.show_current``)."""
+        until = self._by_command.get((table.id, seat))
+        if until is None or time.monotonic() >= until:
             return False
         match = table.match
         board = None if match is None else match.board_of(seat)
         if board is None or board.is_over or not board.actions:
             return False
-        return board.actions[-1].seat == seat
+        handed_over = board.turn == seat and board.actions[-1].seat != seat
+        return not handed_over
 
     def _dm_failed(self, table: Table, seat: int) -> bool:
         """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times."""

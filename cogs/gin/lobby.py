@@ -178,6 +178,7 @@ class Lobbies:
         """After a seat changed: the lobby message shows it, the player hears, and a match
         that started is shown everywhere."""
         if started:
+            self.display.started(table)
             interaction.extras[COMMITTED] = tr(
                 "The match has started, but I couldn't say so here. Your hand is on its way "
                 "by DM; `/gin hand` shows it here too."

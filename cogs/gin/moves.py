@@ -22,7 +22,7 @@ from bot.gin import Card, parse_card
 from bot.gin.hand import ActionKind
 from bot.i18n import N_, language, tr
 from bot.render import showdown_panel
-from bot.tables import MoveOutcome, Table, TableError, TableService
+from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.views import embed
 
@@ -137,16 +137,64 @@ class Moves:
             shown = None
             if interaction.guild_id is None and interaction.message is not None:
                 shown = interaction.message.id
-            outcome = await self.service.play(
-                table,
-                str(interaction.user.id),
-                kind,
-                card,
-                expected_move=move,
-                shown_message=shown,
-                language=language(),
-            )
+            try:
+                outcome = await self.service.play(
+                    table,
+                    str(interaction.user.id),
+                    kind,
+                    card,
+                    expected_move=move,
+                    shown_message=shown,
+                    language=language(),
+                )
+            except StaleButton:
+                if not await self.show_current(interaction, table):
+                    raise
+                return
             await self._answer_and_show(interaction, outcome, panel=True)
+
+    async def show_current(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """A button from an earlier moment of the game (a double click, or a DM hand left
+        behind while its player moved by command): the message it is on becomes the hand as
+        it is now, saying so. False when there is no such hand to show."""
+        match = table.match
+        seat = table.seat_of(str(interaction.user.id)) if match is not None else None
+        if match is None or match.is_over or seat is None or match.board_of(seat) is None:
+            return False
+        notes = self.display.notes
+        before = notes.get((table.id, seat))
+
+        def note() -> str:
+            said = tr("That button was from an earlier moment of the game: this is your hand now.")
+            return said if before is None else f"{said} {before()}"
+
+        shown = interaction.message.id if interaction.message is not None else None
+        async with self.display.quiet(table):  # no older edit of this message lands after
+            notes[(table.id, seat)] = note  # said here only: a move's answer says its own
+            try:
+                rendered = self.display.private_hand(table, seat)
+            finally:
+                if before is None:
+                    notes.pop((table.id, seat), None)
+                else:
+                    notes[(table.id, seat)] = before
+            try:
+                await update(interaction, embeds=rendered.embeds, view=rendered.view)
+            except (discord.HTTPException, aiohttp.ClientError):
+                failed = True
+            else:
+                failed = False
+                if interaction.guild_id is None and shown is not None:
+                    self.display.remember(table, seat, shown, rendered.embeds, rendered.view)
+                else:
+                    self.display.shown_privately(
+                        table, seat, interaction, rendered.embeds, rendered.view
+                    )
+        if failed:
+            self.display.unshown(table, seat, shown)  # the sync shows it instead
+            self.display.moved_by(table, seat, command=False)
+            await self.display.sync(table)
+        return True
 
     async def _answer_and_show(
         self, interaction: discord.Interaction[Any], outcome: MoveOutcome, *, panel: bool
@@ -165,8 +213,13 @@ class Moves:
                 else:
                     await send(interaction, embeds=embeds, view=view)
 
-            if await self.answer_in_time(answer, table):
-                self.display.moved_by(table, seat, command=not panel)
+            # A command's reply shows the mover their move (set before it is sent, so that
+            # whoever sees the reply sees the DM hand left for it); without it, their DM does.
+            self.display.moved_by(table, seat, command=not panel)
+            answered = await self.answer_in_time(answer, table)
+            if not answered:
+                self.display.moved_by(table, seat, command=False)
+            if answered:
                 if message is not None:
                     self.display.remember(table, seat, message, embeds, view)
                 if not in_dm:  # a private reply in the channel

@@ -175,6 +175,10 @@ class Game:
                 f"{message.custom_ids() if message else None}"
             )
 
+        shown = ready()
+        if shown is not None:
+            return shown
+        await refresh_left_behind(self.fake, self.bot, table, seat, self.user(seat))
         try:
             return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
         except Exception as error:
@@ -211,3 +215,30 @@ class Game:
             moves += 1
             assert moves < limit
         return moves
+
+
+async def refresh_left_behind(
+    fake: FakeDiscord, bot: GinBot, table: Table, seat: int, user: User
+) -> None:
+    """A player whose DM hand was left behind by their moves by command presses one of its
+    buttons (or picks from its menu), as a person coming back to it does: the message then
+    shows the hand as it is. Nothing happens for a hand the bot keeps up to date itself."""
+    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
+    async with display.quiet(table):
+        pass  # an edit of the hand in flight lands first (test players are quick)
+    entry = table.display.get("hands", {}).get(str(seat))
+    if not entry or not display.left_behind(table, seat):
+        return
+    message = fake.message(entry["message"])
+    current = f":{table.id}:{table.token(seat)}:"
+    if any(current in c for c in message.custom_ids()):
+        return  # up to date after all: pressing it would make a move
+    for row in message.components:
+        for component in row.get("components") or []:
+            custom_id = str(component.get("custom_id", ""))
+            if custom_id.startswith("gin:mv:"):
+                await fake.click(user, message, custom_id)
+                return
+            if custom_id.startswith("gin:sel:") and component.get("options"):
+                await fake.select(user, message, custom_id, [str(component["options"][0]["value"])])
+                return

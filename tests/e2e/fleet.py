@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -149,6 +150,44 @@ def hand_message(fake: FakeDiscord, user: User, table_id: int, token: int) -> Me
         if any(c.startswith(marks) for c in message.custom_ids()):
             return message
     return None
+
+
+async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: int) -> None:
+    """A player coming back to their DM hand after moves by command finds it behind (it
+    waits for their turn's hand-off) and presses one of its buttons, which shows the hand as
+    it is: as a person would. A button of an older move never makes a move."""
+    ours = re.compile(rf"gin:(mv|sel):{table_id}:(\d+):")
+
+    def this_hand() -> bool:  # the hand's message has come (test players are quick)
+        tokens = [int(m[2]) for c in newest_ids() if (m := ours.match(c))]
+        return any(t // TOKEN_HAND == token // TOKEN_HAND for t in tokens)
+
+    def newest_ids() -> list[str]:
+        for message in reversed(fake.dm_messages(user)):
+            if message.custom_ids():
+                return message.custom_ids()
+        return []
+
+    await fake.wait_for(this_hand, timeout=10, what="the hand's DM message")
+    if hand_message(fake, user, table_id, token) is not None:
+        return
+    for message in reversed(fake.dm_messages(user)):
+        for row in message.components:
+            for component in row.get("components") or []:
+                custom_id = str(component.get("custom_id", ""))
+                found = ours.match(custom_id)
+                if found is None or int(found[2]) >= token:
+                    continue
+                if found[1] == "mv":
+                    await fake.click(user, message, custom_id)
+                elif component.get("options"):
+                    value = str(component["options"][0]["value"])
+                    await fake.select(user, message, custom_id, [value])
+                else:
+                    continue
+                return
+        if message.custom_ids():
+            return  # only the newest hand message with buttons is theirs to press
 
 
 @asynccontextmanager

@@ -19,7 +19,6 @@ from bot.gin.hand import Action, ActionKind, Hand, HandResult, Phase
 from bot.gin.match import Match
 from bot.gin.melds import discard_options, min_deadwood
 from bot.tables import Table
-from cogs.gin.display import PUBLIC_EDIT_INTERVAL
 from tests.e2e.driver import Game
 from tests.fakediscord import FakeDiscord, InteractionResult, User
 
@@ -222,21 +221,6 @@ async def advance(game: Game, until: Callable[[Match], bool], limit: int = 400) 
             return
         await step(game)
     raise AssertionError(f"no such position within {limit} moves")
-
-
-async def public_is_quiet(game: Game) -> None:
-    """Wait until no delayed edit of the public table is due: such an edit syncs every screen,
-    which would hide a move whose own sync never ran."""
-    assert game.table is not None
-    table = game.table
-    display = game.bot.get_cog("GinCog").display  # type: ignore[union-attr]
-
-    def quiet() -> bool:
-        edited = display._public_edited.get(table.id)
-        recent = edited is not None and time.monotonic() - edited < PUBLIC_EDIT_INTERVAL
-        return table.id not in display._public_pending and not recent
-
-    await game.fake.wait_for(quiet, what="the public table to be quiet")
 
 
 async def start_game(game: Game, challenger: User, opponent: User, **options: Any) -> Table:

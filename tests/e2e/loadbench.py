@@ -35,7 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import add_card_emojis
-from tests.fakediscord import Channel, FakeDiscord, FakeDiscordError, Guild, Message, User
+from tests.fakediscord import (
+    Channel,
+    FakeDiscord,
+    FakeDiscordError,
+    Guild,
+    Message,
+    RateLimits,
+    User,
+)
 
 TOKEN = "fake.bot.token"
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +60,10 @@ CHALLENGE_ID = re.compile(r"gin:ch:(\d+):accept")
 LOBBY_ID = re.compile(r"gin:lb:(\d+):join")
 DEADWOOD = re.compile(r"deadwood (\d+)")
 WAIT_S = 30.0
+# This benchmark measures the bot's CPU: the fake enforces no rate limit, and the bot is told
+# its token may make as many REST calls as it likes (the rate benchmark, tests.e2e.ratebench,
+# measures the calls under Discord's limits).
+UNLIMITED_REST = 10_000.0
 LABEL = 42  # width of the report's first column
 
 
@@ -149,6 +161,7 @@ class TableRun:
     channel: Channel
     players: list[User]
     mode: str = "classic"
+    target: int | None = None  # the match's target (None: the server's)
     table_id: int = 0
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -208,8 +221,9 @@ async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
     by command. Then wait for the public table and every DM hand."""
     host, *others = run.players
     if run.mode == "classic":
+        target: dict[str, Any] = {"target": run.target} if run.target else {}
         result = await fake.slash(
-            host, run.channel, "gin challenge", opponent=others[0], timeout=WAIT_S
+            host, run.channel, "gin challenge", opponent=others[0], timeout=WAIT_S, **target
         )
         message = result.message
         assert message is not None, result.text
@@ -219,7 +233,11 @@ async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
         panels.watch_channel(run.channel.id, run.table_id)
         await fake.click(others[0], message, ids[0][0], timeout=WAIT_S)
     else:
-        options = {"players": len(run.players)} if run.mode == "elimination" else {}
+        options: dict[str, Any] = {}
+        if run.mode == "elimination":
+            options["players"] = len(run.players)
+        if run.target:
+            options["target"] = run.target
         result = await fake.slash(
             host, run.channel, "gin open", mode=run.mode, timeout=WAIT_S, **options
         )
@@ -342,10 +360,16 @@ def _status_kb(pid: int, field_name: str) -> int:
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    fake: FakeDiscord, database: str, log_path: Path, figures_path: Path, processes: int = 1
+    fake: FakeDiscord,
+    database: str,
+    log_path: Path,
+    figures_path: Path,
+    processes: int = 1,
+    rest_per_second: float | None = UNLIMITED_REST,
 ) -> AsyncIterator[BotProcess]:
     """The bot as ``processes`` processes, each on its shard (one process: all of them),
-    all on ``database`` (a SQLite file or a PostgreSQL URL)."""
+    all on ``database`` (a SQLite file or a PostgreSQL URL). ``rest_per_second``: the REST
+    budget of the bot token (None: the bot's default)."""
     started = []
     with contextlib.ExitStack() as logs:
         try:
@@ -359,6 +383,8 @@ async def bot_process(
                     "GIN_DEV_GUILD": "",
                     "LOG_LEVEL": "WARNING",
                 }
+                if rest_per_second is not None:
+                    env["GIN_REST_PER_SECOND"] = f"{rest_per_second:g}"
                 if processes > 1:
                     env |= {"GIN_SHARD_COUNT": str(processes), "GIN_SHARD_IDS": str(shard)}
                 name = log_path if processes == 1 else log_path.with_suffix(f".{shard}.log")
@@ -396,7 +422,15 @@ async def bot_in_process(fake: FakeDiscord, db_path: Path) -> AsyncIterator[BotP
     from tests.fakediscord import patch_discord
 
     with patch_discord(fake.http_base, fake.gateway_url):
-        bot = GinBot(Config(token=TOKEN, db_path=db_path, dev_guild=None, log_level="WARNING"))
+        bot = GinBot(
+            Config(
+                token=TOKEN,
+                db_path=db_path,
+                dev_guild=None,
+                log_level="WARNING",
+                rest_per_second=UNLIMITED_REST,
+            )
+        )
 
         async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
             return None
@@ -595,7 +629,7 @@ async def run_benchmark(
             figures.database = "PostgreSQL"
         log_path = workdir / "bot.log"
         figures_path = workdir / "figures.json"
-        fake = FakeDiscord(token=TOKEN, shard_count=processes)
+        fake = FakeDiscord(token=TOKEN, shard_count=processes, rate_limits=RateLimits.off())
         await fake.start()
         try:
             panels = Panels(fake)

@@ -1,12 +1,13 @@
 """Messages a whole match leaves behind: ``python -m tests.e2e.messagebench``.
 
 Two people play one match to the target through the fake Discord, by the buttons on their
-DM hands, at a person's pace (``--pace`` seconds between moves). It prints, against the
+DM hands (or ``--input commands``: slash commands in the channel), at a person's pace
+(``--pace`` seconds between moves). It prints, against the
 targets of a calm bot: new DM messages per player per hand (at most that player's turns in
 the hand + 1), DM messages left in each DM channel at the end (at most hands + 1), messages
-left in the channel (at most one per hand + 2), and REST calls per move (interaction answers
-excluded: Discord does not rate-limit them). ``--away`` plays people who look away between
-their turns, so every turn of theirs gets its "your turn" ping.
+left in the channel (at most one per hand + 2), and REST calls per move, route by route
+(interaction answers excluded: Discord does not rate-limit them). ``--away`` plays people
+who look away between their turns, so every turn of theirs gets its "your turn" ping.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ TOKEN = "fake.bot.token"
 FREE = ("/interactions/", "/webhooks/")  # interaction callbacks and webhooks: not counted
 
 
-async def run(pace: float, target: int, seed: int, away: bool) -> str:
+async def run(pace: float, target: int, seed: int, away: bool, how: str = "buttons") -> str:
     with tempfile.TemporaryDirectory(prefix="messagebench-") as folder:
         fake = FakeDiscord(token=TOKEN)
         await fake.start()
@@ -41,7 +42,7 @@ async def run(pace: float, target: int, seed: int, away: bool) -> str:
                 try:
                     if away:
                         looked_away(bot)
-                    return await play(world, bot, pace, target, seed, away)
+                    return await play(world, bot, pace, target, seed, away, how)
                 finally:
                     await bot.close()
                     await task
@@ -49,7 +50,9 @@ async def run(pace: float, target: int, seed: int, away: bool) -> str:
             await fake.stop()
 
 
-async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, away: bool) -> str:
+async def play(
+    world: World, bot: GinBot, pace: float, target: int, seed: int, away: bool, how: str
+) -> str:
     fake = world.fake
     game = Game(world, bot)
     await game.start(world.alice, world.bob, target=target)
@@ -69,7 +72,7 @@ async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, a
             turns[(number, hand.turn)] += 1
             last_turn = (number, hand.turn)
         action = choose(hand, "knocker", rng)
-        result = await game.button(action)
+        result = await (game.button(action) if how == "buttons" else game.command(action))
         assert "⚠️" not in result.text, result.text
         moves += 1
         await settle()
@@ -99,7 +102,7 @@ async def play(world: World, bot: GinBot, pace: float, target: int, seed: int, a
         [m for m in fake.channel_messages(world.channel) if m.author.id == fake.bot.id]
     )
     lines = [
-        f"one match to {target}: {hands} hands, {moves} moves, a move every {pace:g} s"
+        f"one match to {target} by {how}: {hands} hands, {moves} moves, a move every {pace:g} s"
         + ("; players look away between turns" if away else ""),
         "",
         f"{'figure':<52}{'value':>10}   target",
@@ -146,8 +149,11 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=100, help="the match's target (100)")
     parser.add_argument("--seed", type=int, default=1, help="the players' choices (1)")
     parser.add_argument("--away", action="store_true", help="players look away between turns")
+    parser.add_argument(
+        "--input", choices=("buttons", "commands"), default="buttons", help="how they move"
+    )
     args = parser.parse_args()
-    print(asyncio.run(run(args.pace, args.target, args.seed, args.away)))
+    print(asyncio.run(run(args.pace, args.target, args.seed, args.away, args.input)))
 
 
 if __name__ == "__main__":

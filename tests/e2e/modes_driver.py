@@ -12,7 +12,7 @@ from bot.gin.hand import Action, ActionKind, Hand
 from bot.gin.match import Match
 from bot.tables import Table
 from tests.e2e.conftest import World
-from tests.e2e.driver import BUTTONS, play_card
+from tests.e2e.driver import BUTTONS, play_card, refresh_left_behind
 from tests.fakediscord import InteractionResult, Message, User
 from tests.gin.players import choose
 
@@ -103,6 +103,10 @@ class Seats:
                 return message
             return None
 
+        shown = ready()
+        if shown is not None:
+            return shown
+        await refresh_left_behind(self.fake, self.bot, table, seat, self.user(seat))
         return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
 
     async def command(self, action: Action) -> InteractionResult:

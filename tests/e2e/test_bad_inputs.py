@@ -11,10 +11,11 @@ import asyncio
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.gin.melds import min_deadwood
-from bot.tables import Status
+from bot.tables import Status, Table
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import (
+    Snapshot,
     advance,
     assert_refused,
     capture,
@@ -24,7 +25,7 @@ from tests.e2e.helpers_inputs import (
     settle,
     start_game,
 )
-from tests.fakediscord import InteractionResult
+from tests.fakediscord import FakeDiscord, InteractionResult, Message, payload_text
 from tests.fakediscord.models import iter_components
 
 
@@ -291,27 +292,49 @@ async def test_resign_before_the_challenge_is_answered(world: World, bot: GinBot
 
 
 async def test_stale_buttons(world: World, bot: GinBot) -> None:
-    """A button from an earlier move says it is out of date and does nothing, even when it
-    is that player's turn again."""
+    """A button from an earlier move does nothing, even when it is that player's turn again:
+    the message it is on becomes the hand as it is now, saying so."""
     fake = world.fake
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob)
     seat = game.match.hand.turn
     user = game.user(seat)
-    shown = await fake.slash(user, world.channel, "gin hand")
-    old = shown.message
-    assert old is not None and shown.ephemeral
+    copies = [await fake.slash(user, world.channel, "gin hand") for _ in range(2)]
+    old, older = (c.message for c in copies)
+    assert old is not None and older is not None and all(c.ephemeral for c in copies)
     take = f"gin:mv:{table.id}:{table.token(seat)}:take"
     pass_ = f"gin:mv:{table.id}:{table.token(seat)}:pass"
     assert take in old.custom_ids() and pass_ in old.custom_ids()
 
     await game.command(Action(ActionKind.PASS, seat))
-    await refuse(fake, table, fake.click(user, old, pass_), "out of date", "/gin hand")
+    before = await capture(fake, table)
+    result = await fake.click(user, older, pass_)
+    await shows_the_hand_now(fake, table, before, result, older)
 
     other = 1 - seat
     await game.command(Action(ActionKind.PASS, other))
     assert game.match.hand.turn == seat and game.match.hand.phase is Phase.DRAW
-    await refuse(fake, table, fake.click(user, old, take), "out of date", "/gin hand")
+    before = await capture(fake, table)
+    result = await fake.click(user, old, take)
+    await shows_the_hand_now(fake, table, before, result, old)
+    now = f"gin:mv:{table.id}:{table.token(seat)}:stock"
+    assert now in fake.message(old.id).custom_ids()  # its buttons are the live ones now
+    assert "⚠️" not in (await fake.click(user, fake.message(old.id), now)).text
+
+
+async def shows_the_hand_now(
+    fake: FakeDiscord, table: Table, before: Snapshot, result: InteractionResult, clicked: Message
+) -> None:
+    """A stale button's answer: the message it was on shows the hand as it is now and says
+    why; the game, and every other message, are as they were."""
+    await settle()
+    assert result.type == 7, f"the clicked message was not brought up to date: {result.text!r}"
+    assert "earlier moment of the game" in result.text, result.text
+    after = await capture(fake, table)
+    assert after.state == before.state and after.move_count == before.move_count
+    assert after.status == before.status
+    changed = {m for m, n in after.versions.items() if before.versions.get(m) != n}
+    assert changed <= {clicked.id}, f"other messages changed for a stale button: {changed}"
 
 
 async def test_button_on_a_finished_match(world: World, bot: GinBot) -> None:
@@ -363,15 +386,18 @@ async def test_double_click_applies_once(world: World, bot: GinBot) -> None:
 
 
 async def _one_applied(results: tuple[InteractionResult, ...], moves: int) -> None:
-    """Exactly one of the concurrent attempts moved; the other was told privately why not."""
+    """Exactly one of the concurrent attempts moved; the other was told privately why not
+    (or, a button from the moment before, its message shows the hand now and says so)."""
     await settle()
     assert moves == 1, f"{moves} moves were made by {len(results)} simultaneous attempts"
-    refused = [r for r in results if "⚠️" in r.text]
-    assert len(refused) == len(results) - 1, [r.text for r in results]
-    for result in refused:
-        assert result.ephemeral, result.text
-        lowered = result.text.lower()
-        assert "already" in lowered or "out of date" in lowered, result.text
+    answers = [payload_text(r.record.callback_data or {}) or r.text for r in results]
+    refused = [a for a in answers if "⚠️" in a or "earlier moment" in a]
+    assert len(refused) == len(results) - 1, answers
+    for result, answer in zip(results, answers, strict=True):
+        if answer in refused:
+            assert result.ephemeral or result.type == 7, answer
+            lowered = answer.lower()
+            assert any(w in lowered for w in ("already", "out of date", "earlier")), lowered
 
 
 async def test_command_and_button_at_once(world: World, bot: GinBot) -> None:

@@ -19,6 +19,7 @@ from bot.client import GinBot
 from bot.emojis import CardEmojis
 from bot.gin import DECK
 from bot.gin.hand import Phase
+from bot.pacing import Budget, install
 from tests.e2e.conftest import World, start_bot
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import card_tokens, start_game
@@ -57,7 +58,10 @@ async def client(fake: FakeDiscord) -> AsyncIterator[discord.Client]:
 
 @contextlib.asynccontextmanager
 async def logged_in(**options: Any) -> AsyncIterator[discord.Client]:
+    """A client with the bot's REST budget, as the bot syncs its emojis (the fake enforces
+    Discord's rate limits)."""
     client = discord.Client(intents=discord.Intents.none(), **options)
+    install(client, Budget())
     await client.login(TOKEN)
     try:
         yield client

@@ -17,7 +17,7 @@ from bot.gin.hand import Action, ActionKind, Phase
 from bot.tables import Table
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import advance, public_is_quiet, quiet_move, settle, start_game
+from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
 
 CALLBACK = "/callback"
@@ -42,9 +42,13 @@ async def discard_position(game: Game) -> tuple[int, Action]:
     """Play quiet moves until someone is to discard; their seat and a quiet discard."""
     await advance(game, lambda m: m.hand.phase is Phase.DISCARD)
     await settle()
-    await public_is_quiet(game)
     action = quiet_move(game.match.hand)
     assert action.kind is ActionKind.DISCARD
+    # The position was reached by command: the mover's DM hand is brought up to date the
+    # way a person coming back to it does (pressing it), before any fault is planned.
+    assert game.table is not None
+    if str(action.seat) in game.table.display.get("hands", {}):  # DMs open
+        await game.wait_for_buttons(action.seat)
     return action.seat, action
 
 
@@ -182,7 +186,6 @@ async def test_one_503_on_each_new_hand_dm_is_mended(world: World, bot: GinBot) 
         action = choose(game.match.hand, "knocker", rng)
         if ends_the_hand(game, action):
             await settle()
-            await public_is_quiet(game)
             for user in (world.alice, world.bob):
                 dm = fake.dm_channel(user)
                 rules.append(fake.inject_fault("POST", f"/channels/{dm.id}/messages", status=503))

@@ -16,7 +16,6 @@ from tests.e2e.helpers_inputs import (
     advance,
     assert_refused,
     capture,
-    public_is_quiet,
     settle,
     start_game,
 )
@@ -97,7 +96,6 @@ async def test_forged_components_are_answered_and_change_nothing(
     seat = game.match.hand.turn
     user = game.user(seat)
     message = await game.wait_for_buttons(seat)
-    await public_is_quiet(game)
     caplog.clear()
     for custom_id, kind, values in forged_ids(table.id, table.token(seat)):
         before = await capture(fake, table)
@@ -157,7 +155,6 @@ async def test_an_unexpected_error_gets_an_apology_and_changes_nothing(
     table = await start_game(game, world.alice, world.bob)
     seat = game.match.hand.turn
     message = await game.wait_for_buttons(seat)
-    await public_is_quiet(game)
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a fault of the bot's own")

@@ -44,6 +44,10 @@ class Watch:
         self.leaks: list[str] = []
         self.checked = 0
         self.cursor = 0  # how far into the fake's list of changed messages this has read
+        # Each seat's hand at the last check: a version made before this move (a DM hand
+        # brought up to date when its player pressed it, say) shows that hand.
+        self.held: dict[int, set[Card]] = {}
+        self.was_public: set[Card] = set()  # and the piles' public cards then
 
     def audience(self, message: Message) -> int | None:
         channel = self.fake.store.channels[message.channel_id]
@@ -71,6 +75,7 @@ class Watch:
     async def check(self, match: Match, action: Action | None = None) -> None:
         await settle()
         public = self.public(match)
+        before = public | self.was_public
         revealed = self.revealed(match)
         changed = self.fake.store.changed
         touched = dict.fromkeys(changed[self.cursor :])
@@ -82,12 +87,13 @@ class Watch:
             seat = self.audience(message)
             own: set[Card] = set()
             if seat is not None:
+                own = set(self.held.get(seat, set()))
                 board = match.board_of(seat)
                 if board is not None:
-                    own = set(board.hands.get(seat, []))
+                    own |= set(board.hands.get(seat, []))
             for payload in message.versions[start:]:
                 self.checked += 1
-                allowed = own | public
+                allowed = own | before
                 parts = [payload_text({"content": payload.get("content")})]
                 parts.append(component_text(list(payload.get("components") or [])))
                 for embed in payload.get("embeds") or []:
@@ -99,6 +105,10 @@ class Watch:
                 self._report(
                     card_tokens("\n".join(parts)) - allowed, seat, "\n".join(parts), action
                 )
+        for board in match.boards:
+            for seat, cards in board.hands.items():
+                self.held[seat] = set(cards)
+        self.was_public = public
 
     def _report(
         self, leaked: set[Card], seat: int | None, text: str, action: Action | None

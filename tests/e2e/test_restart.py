@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import Match
 from bot.tables.model import TOKEN_HAND
+from cogs.gin.display import PUBLIC_EDIT_INTERVAL
 from tests.e2e.conftest import TOKEN, World
 from tests.e2e.driver import play_card
 from tests.fakediscord import InteractionResult, Message
@@ -150,6 +151,7 @@ async def test_sigkill_mid_hand_then_restart_loses_and_doubles_nothing(world: Wo
         assert "⚠️" not in reply.text, reply.text
         await fake.wait_for(
             lambda: len(fake.message(public).history) > versions,  # type: ignore[union-attr]
+            timeout=PUBLIC_EDIT_INTERVAL + 15,  # spectators see a few moves at a time
             what="the public table message to be edited after the restart",
         )
         assert move_log(world, table_id) == list(range(1, count + 3))
