@@ -19,6 +19,7 @@ import heapq
 import itertools
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextvars import ContextVar
@@ -26,10 +27,17 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+import aiohttp
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PER_SECOND = 45.0  # Discord's global limit is 50: a margin for clocks and retries
 WINDOW = 1.0  # seconds: the global limit counts a sliding second
+# And no more than BURST_SHARE of the second's calls start in any BURST seconds: a second's
+# calls are not sent in one burst, so that delays on the way cannot bunch two seconds' bursts
+# into one of Discord's.
+BURST = 0.2
+BURST_SHARE = 0.4
 EXEMPT = ("/interactions/", "/webhooks/")  # interaction answers: outside the global limit
 
 
@@ -100,8 +108,11 @@ class Budget:
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
         self.granted: dict[Priority, int] = dict.fromkeys(Priority, 0)
+        self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds in all
+        self.longest: dict[Priority, float] = dict.fromkeys(Priority, 0.0)
         self.dropped = 0
         self.most_waiting = 0
+        LAST[0] = self
 
     def _used(self, now: float) -> int:
         started = self._started
@@ -109,8 +120,19 @@ class Budget:
             started.popleft()
         return len(started)
 
-    def _room(self, level: Priority, used: int) -> bool:
-        return used < max(1.0, SHARE[level] * self.per_second)
+    def _room(self, level: Priority, used: int, now: float) -> bool:
+        if used >= max(1.0, SHARE[level] * self.per_second):
+            return False
+        return self._burst(now) < max(1.0, self.per_second * BURST_SHARE)
+
+    def _burst(self, now: float) -> int:
+        """Calls started in the last BURST seconds."""
+        count = 0
+        for started in reversed(self._started):
+            if started <= now - BURST:
+                break
+            count += 1
+        return count
 
     @property
     def waiting(self) -> int:
@@ -123,7 +145,7 @@ class Budget:
         seconds."""
         level = current_priority() if level is None else level
         now = self.clock()
-        if not self._waiting and self._room(level, self._used(now)):
+        if not self._waiting and self._room(level, self._used(now), now):
             self._grant(level, now)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -135,6 +157,9 @@ class Budget:
                 await future
             else:
                 await asyncio.wait_for(asyncio.shield(future), drop_after)
+            waited = self.clock() - now
+            self.waited[level] += waited
+            self.longest[level] = max(self.longest[level], waited)
         except TimeoutError:
             if future.done() and not future.cancelled():
                 return  # granted just as the wait ran out: the call is made
@@ -163,13 +188,17 @@ class Budget:
                 heapq.heappop(waiting)
                 continue
             level = Priority(head.level)
-            if not self._room(level, self._used(now)):
+            if not self._room(level, self._used(now), now):
                 break
             heapq.heappop(waiting)
             self._grant(level, now)
             head.future.set_result(None)
         if waiting and self._started:
-            delay = max(0.0, self._started[0] + WINDOW - now) + 0.001
+            recent = [t for t in self._started if t > now - BURST]
+            frees = self._started[0] + WINDOW
+            if recent:
+                frees = min(frees, recent[0] + BURST)
+            delay = max(0.0, frees - now) + 0.001
             self._wake = asyncio.get_running_loop().call_later(delay, self._pump)
 
     @contextlib.asynccontextmanager
@@ -200,6 +229,19 @@ class Budget:
 
 
 HOUSEKEEPING_PATIENCE = 60.0  # seconds a deletion may wait before it is dropped
+LAST: list[Budget | None] = [None]  # the budget made last, for a benchmark's report
+
+
+def figures(budget: Budget) -> dict[str, Any]:
+    """What the budget did, per priority: calls, seconds waited in all, the longest wait."""
+    return {
+        level.name: {
+            "calls": budget.granted[level],
+            "waited_s": round(budget.waited[level], 3),
+            "longest_s": round(budget.longest[level], 3),
+        }
+        for level in Priority
+    } | {"dropped": budget.dropped, "most_waiting": budget.most_waiting}
 
 
 def share_of(per_second: float, shards_here: int, shards_in_all: int) -> float:
@@ -211,12 +253,38 @@ def share_of(per_second: float, shards_here: int, shards_in_all: int) -> float:
 
 
 def install(client: Any, budget: Budget) -> None:
-    """Make every request of ``client``'s HTTP client wait for its turn in ``budget``."""
+    """Make every request ``client`` sends wait for its turn in ``budget``.
+
+    The wait is taken at the last moment, as aiohttp is about to send the request (a trace
+    hook on the client's session), so that it is counted when Discord will count it: after
+    discord.py's own waits for a route's bucket, and once for each try of a request that
+    discord.py retries. Interaction answers go through the same session, and pass at once.
+    """
     http = client.http
     request = http.request
 
     async def paced(route: Any, **kwargs: Any) -> Any:
-        await budget.before_request(str(getattr(route, "path", "")))
+        _pace_session(http, budget)  # the session is made at login, and again on reconnects
         return await request(route, **kwargs)
 
     http.request = paced
+
+
+_PACED: weakref.WeakSet[aiohttp.ClientSession] = weakref.WeakSet()
+
+
+def _pace_session(http: Any, budget: Budget) -> None:
+    session = getattr(http, "_HTTPClient__session", None)
+    if not isinstance(session, aiohttp.ClientSession) or session in _PACED:
+        return
+
+    async def before(
+        _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        await budget.before_request(params.url.path)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(before)
+    trace.freeze()
+    session.trace_configs.append(trace)
+    _PACED.add(session)

@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+from aiohttp import web
 
 from bot.config import Config, ConfigError, Shards, load_config
 from bot.pacing import SHARE, Budget, Dropped, Priority, install, priority
@@ -38,6 +40,22 @@ async def test_no_sliding_second_holds_more_calls_than_the_budget() -> None:
     assert len(granted) == 50
     assert most_in_a_second(granted) <= 20
     assert time.monotonic() - started >= 2.0  # 50 calls at 20 a second: two more windows
+
+
+async def test_a_burst_is_spread_over_the_second() -> None:
+    """No more than a fifth of the budget starts in any fifth of a second."""
+    budget = Budget(20)
+    granted: list[float] = []
+
+    async def call() -> None:
+        await budget.acquire(Priority.TURN)
+        granted.append(time.monotonic())
+
+    await asyncio.gather(*(call() for _ in range(20)))
+    ordered = sorted(granted)
+    for i in range(len(ordered) - 8):
+        assert ordered[i + 8] - ordered[i] >= 0.19  # 8 calls at most in any 0.2 s
+    assert ordered[-1] - ordered[0] < 1.5
 
 
 async def test_waiting_calls_start_most_urgent_first() -> None:
@@ -71,7 +89,7 @@ async def test_spectators_leave_part_of_each_second_to_players() -> None:
 
     started = time.monotonic()
     tasks = [asyncio.create_task(spectator()) for _ in range(10)]
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.9)
     assert len(granted) == int(SHARE[Priority.SPECTATOR] * 10)  # 8 of 10 in this second
     player_started = time.monotonic()
     await budget.acquire(Priority.TURN)  # a player's call still finds room at once
@@ -100,37 +118,56 @@ async def test_a_call_waits_its_turn_before_its_payload_is_made() -> None:
         assert budget.granted[Priority.SPECTATOR] == 2
 
 
-class FakeHTTP:
-    def __init__(self) -> None:
-        self.paths: list[str] = []
+class HTTP:
+    """The part of discord.py's HTTP client that ``install`` works with."""
 
-    async def request(self, route: Any, **kwargs: Any) -> str:
-        self.paths.append(route.path)
-        return "answered"
+    def __init__(self, session: aiohttp.ClientSession, base: str) -> None:
+        self._HTTPClient__session = session
+        self.base = base
 
-
-class Route:
-    def __init__(self, path: str) -> None:
-        self.path = path
+    async def request(self, route: str, **kwargs: Any) -> int:
+        async with self._HTTPClient__session.request("POST", self.base + route) as response:
+            return response.status
 
 
 class Client:
-    def __init__(self) -> None:
-        self.http = FakeHTTP()
+    def __init__(self, http: HTTP) -> None:
+        self.http = http
 
 
 async def test_every_request_but_interaction_answers_waits_in_the_budget() -> None:
+    """Counted as it is sent, each try of it; interaction answers (on the same session, as
+    discord.py sends them) pass at once."""
+    seen: list[str] = []
+
+    async def answer(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.Response(text="ok")
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", answer)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     budget = Budget(100)
-    client = Client()
-    install(client, budget)
-    with priority(Priority.SPECTATOR):
-        assert await client.http.request(Route("/channels/{channel_id}/messages")) == "answered"
-    await client.http.request(Route("/interactions/{interaction_id}/{token}/callback"))
-    await client.http.request(Route("/webhooks/{webhook_id}/{token}"))
-    assert client.http.paths[0] == "/channels/{channel_id}/messages"
-    assert len(client.http.paths) == 3
+    try:
+        async with aiohttp.ClientSession() as session:
+            http = HTTP(session, f"http://127.0.0.1:{port}/api/v10")
+            install(Client(http), budget)
+            with priority(Priority.SPECTATOR):
+                assert await http.request("/channels/1/messages/2") == 200
+            async with session.post(f"{http.base}/interactions/3/tok/callback") as response:
+                assert response.status == 200  # an interaction answer, as discord.py sends it
+            await http.request("/webhooks/4/tok")
+            await http.request("/channels/1/messages")
+    finally:
+        await runner.cleanup()
+    assert len(seen) == 4
     assert budget.granted[Priority.SPECTATOR] == 1
-    assert sum(budget.granted.values()) == 1
+    assert budget.granted[Priority.OTHER] == 1
+    assert sum(budget.granted.values()) == 2
 
 
 def config(shards: Shards | None, per_second: float = 45.0) -> Config:

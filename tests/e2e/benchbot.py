@@ -13,13 +13,20 @@ import os
 import runpy
 from pathlib import Path
 
+from bot import pacing
 from bot.art.artist import ARTIST
 
 
 def write_figures() -> None:
     path = os.environ.get("GIN_BENCH_FIGURES")
     if path:
-        figures = {"draw_ms": list(ARTIST.draw_ms), "wait_ms": list(ARTIST.wait_ms)}
+        figures: dict[str, object] = {
+            "draw_ms": list(ARTIST.draw_ms),
+            "wait_ms": list(ARTIST.wait_ms),
+        }
+        budget = pacing.LAST[0]
+        if budget is not None:
+            figures["budget"] = pacing.figures(budget)
         Path(path).write_text(json.dumps(figures))
 
 

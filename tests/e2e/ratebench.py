@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import json
 import math
 import random
 import statistics
@@ -87,8 +88,10 @@ class RateFigures:
     spectators_never: int = 0  # moves the public table had not shown by the end
     dispatch_ms: list[float] = field(default_factory=list)
     bot_cpu_s: float = 0.0
+    here_cpu_s: float = 0.0  # the fake Discord and the players, in this process
     finished_tables: int = 0
     errors: list[str] = field(default_factory=list)
+    budget: dict[str, Any] = field(default_factory=dict)  # what the bot's budget did
 
     @property
     def counted(self) -> int:
@@ -241,7 +244,7 @@ async def run_benchmark(
                 limiter.peak_per_second = 0
                 before = Counter(fake.rest.requests_by_place)
                 global_before, routes_before = limiter.global_429s, Counter(limiter.route_429s)
-                cpu_before = bot.cpu_seconds()
+                cpu_before, here_before = bot.cpu_seconds(), time.process_time()
                 rng = random.Random(seed)
                 played: list[Played] = []
                 started = time.perf_counter()
@@ -262,6 +265,7 @@ async def run_benchmark(
                 )
                 figures.play_s = time.perf_counter() - started
                 figures.bot_cpu_s = bot.cpu_seconds() - cpu_before
+                figures.here_cpu_s = time.process_time() - here_before
                 figures.calls = fake.rest.requests_by_place - before
                 figures.global_429s = limiter.global_429s - global_before
                 figures.route_429s = limiter.route_429s - routes_before
@@ -274,6 +278,8 @@ async def run_benchmark(
                         timeout=CATCH_UP_S,
                         what="spectators to see the last moves",
                     )
+            for path in sorted(workdir.glob("figures.json.*")):
+                figures.budget = json.loads(path.read_text()).get("budget", {})
         finally:
             await fake.stop()
     _summarise(figures, runs, played, edits)
@@ -376,7 +382,26 @@ def report(f: RateFigures) -> str:
             "bot CPU per move",
             f"{1000.0 * f.bot_cpu_s / f.moves:.2f} ms" if f.moves else "nan",
         ),
+        _row("bot CPU, share of a core", f"{100.0 * f.bot_cpu_s / f.play_s:.0f} %"),
+        _row(
+            "fake Discord and players' CPU, share of a core",
+            f"{100.0 * f.here_cpu_s / f.play_s:.0f} %",
+        ),
     ]
+    if f.budget:
+        lines += [
+            "",
+            f"{'the bot budget, by priority':<{LABEL}}{'calls':>12}   mean wait   longest",
+        ]
+        for level, row in f.budget.items():
+            if not isinstance(row, dict) or not row["calls"]:
+                continue
+            mean = 1000.0 * row["waited_s"] / row["calls"]
+            lines.append(
+                f"  {level:<{LABEL - 2}}{row['calls']:>12}   {mean:7.0f} ms  "
+                f"{1000.0 * row['longest_s']:6.0f} ms"
+            )
+        lines.append(f"  deletions dropped: {f.budget.get('dropped', 0)}")
     lines += ["", f"{'counted calls per move, by route':<{LABEL}}{'per move':>12}   calls"]
     counted = {r: n for r, n in f.calls.items() if not any(e in r for e in EXEMPT)}
     for route, n in sorted(counted.items(), key=lambda item: -item[1]):
