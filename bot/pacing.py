@@ -37,7 +37,7 @@ WINDOW = 1.0  # seconds: the global limit counts a sliding second
 # calls are not sent in one burst, so that delays on the way cannot bunch two seconds' bursts
 # into one of Discord's.
 BURST = 0.2
-BURST_SHARE = 0.4
+BURST_SHARE = 0.3
 EXEMPT = ("/interactions/", "/webhooks/")  # interaction answers: outside the global limit
 
 
@@ -59,7 +59,7 @@ SHARE: dict[Priority, float] = {
     Priority.PLAYER: 1.0,
     Priority.RESULT: 0.9,
     Priority.OTHER: 0.9,
-    Priority.SPECTATOR: 0.8,
+    Priority.SPECTATOR: 0.7,
     Priority.HOUSEKEEPING: 0.6,
 }
 
