@@ -201,6 +201,16 @@ async def test_the_owner_killed_mid_hand_and_restarted_loses_and_doubles_nothing
     rng = random.Random(5)
     before = await play(fleet, users, channels[1], rng, moves=6)
     assert before.move_count == 6
+    assert before.match is not None
+    to_act = seated(users, before, before.match.hand.turn)
+    marks = f"gin:mv:{before.id}:"
+    await fake.wait_for(  # mid-hand, once the owner has handed the turn over
+        lambda: any(
+            any(c.startswith(marks) for c in m.custom_ids()) for m in fake.dm_messages(to_act)
+        ),
+        timeout=10,
+        what="the next player's buttons",
+    )
 
     fleet.kill(1)  # the owner of the table's guild
     await fake.wait_for(lambda: fake.connected_shards() == [(0, 2)], timeout=10)
