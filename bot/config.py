@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,11 +163,7 @@ def load_config(env_file: str | None = ".env") -> Config:
     level = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
-    delay_text = os.environ.get("GIN_BOT_DELAY", "").strip() or "1.0"
-    try:
-        bot_delay = float(delay_text)
-    except ValueError:
-        bot_delay = -1.0
+    bot_delay, delay_text = _number("GIN_BOT_DELAY", "1.0")
     if not 0 <= bot_delay <= 30:
         raise ConfigError(
             f"GIN_BOT_DELAY must be a number of seconds from 0 to 30, not {delay_text!r}."
@@ -174,11 +171,7 @@ def load_config(env_file: str | None = ".env") -> Config:
     emojis_text = os.environ.get("GIN_CARD_EMOJIS", "").strip().lower() or "on"
     if emojis_text not in ("on", "off"):
         raise ConfigError(f"GIN_CARD_EMOJIS must be on or off, not {emojis_text!r}.")
-    rest_text = os.environ.get("GIN_REST_PER_SECOND", "").strip() or "45"
-    try:
-        rest_per_second = float(rest_text)
-    except ValueError:
-        rest_per_second = -1.0
+    rest_per_second, rest_text = _number("GIN_REST_PER_SECOND", "45")
     if not 1.0 <= rest_per_second <= 10_000.0:
         raise ConfigError(
             f"GIN_REST_PER_SECOND must be the REST calls a second Discord allows the bot "
@@ -205,6 +198,15 @@ def load_config(env_file: str | None = ".env") -> Config:
         shards=shards,
         rest_per_second=rest_per_second,
     )
+
+
+def _number(name: str, default: str) -> tuple[float, str]:
+    """A setting read as a number, and its text; NaN (outside every range) if it is none."""
+    text = os.environ.get(name, "").strip() or default
+    try:
+        return float(text), text
+    except ValueError:
+        return math.nan, text
 
 
 class RedactToken(logging.Filter):

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import heapq
 import itertools
-import logging
 import time
 import weakref
 from collections import deque
@@ -28,8 +27,6 @@ from enum import IntEnum
 from typing import Any
 
 import aiohttp
-
-log = logging.getLogger(__name__)
 
 DEFAULT_PER_SECOND = 45.0  # Discord's global limit is 50: a margin for clocks and retries
 WINDOW = 1.0  # seconds: the global limit counts a sliding second

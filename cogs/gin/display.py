@@ -153,7 +153,6 @@ class TableDisplay:
         self._public_pending: set[int] = set()  # tables whose public message shows an old state
         self._public_jobs: dict[int, asyncio.Task[None]] = {}  # table -> the task editing it
         self._public_locks: dict[int, asyncio.Lock] = {}  # one edit of a public message at once
-        self.public_interval = PUBLIC_EDIT_INTERVAL
         self._stopping = asyncio.Event()
         # (table, seat) -> until when their DM hand may wait: their last move came by slash
         # command, whose private reply showed it (``_reply_showed``)
@@ -195,11 +194,12 @@ class TableDisplay:
         """These tables were loaded after a restart: check before posting their messages."""
         self._recovering.update(t.id for t in tables)
 
-    def private_key(self, table: Table, seat: int) -> tuple[Any, ...]:
+    def private_key(self, table: Table, seat: int, note: str | None = None) -> tuple[Any, ...]:
         """Everything the player's private hand message depends on, the language it is
-        written in included. A waiting player's key does not change with other players' moves
-        (their hand shows no one else's play), so a move costs DM edits for the mover and the
-        next to act only, however many play."""
+        written in included (``note``: a note of its own instead of their last one). A
+        waiting player's key does not change with other players' moves (their hand shows no
+        one else's play), so a move costs DM edits for the mover and the next to act only,
+        however many play."""
         match = table.match
         assert match is not None
         board = match.board_of(seat)
@@ -217,7 +217,7 @@ class TableDisplay:
             match.hand_number,
             match.is_over,
             state,
-            self.note(table, seat),
+            self.note(table, seat) if note is None else note,
             self.where(table),
             table.server.hints,
             language(),
@@ -748,7 +748,7 @@ class TableDisplay:
         try:
             while table.id in self._public_pending and table.is_open:
                 now = time.monotonic()
-                at = next_public_edit(self._public_edited.get(table.id), now, self.public_interval)
+                at = next_public_edit(self._public_edited.get(table.id), now, PUBLIC_EDIT_INTERVAL)
                 if at > now and not self._stopping.is_set():
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._stopping.wait(), at - now)
@@ -866,9 +866,7 @@ class TableDisplay:
         (shown while they waited) is edited as soon as it is their turn."""
         entry = table.display.get("hands", {}).get(str(seat))
         key = None if not entry else self._keys.get(entry["message"])
-        if key is None or key[2][0] in ("waiting", "out") or key[2][2]:
-            return False
-        return self._reply_showed(table, seat)
+        return key is not None and _has_buttons(key) and self._reply_showed(table, seat)
 
     def _reply_showed(self, table: Table, seat: int) -> bool:
         """Whether the player's DM hand may stay as it is for now: their last move came by
@@ -1273,6 +1271,13 @@ def _snowflake_at(moment: datetime | None) -> int:
     if moment is None:
         return 0
     return discord.utils.time_snowflake(moment - timedelta(seconds=5))
+
+
+def _has_buttons(key: tuple[Any, ...]) -> bool:
+    """Whether the hand a ``private_key`` describes has move buttons: the player was to act
+    on a board still being played."""
+    state = key[2]
+    return state[0] not in ("waiting", "out") and not state[2]
 
 
 def _reply_ref(table: Table, seat: int) -> str:

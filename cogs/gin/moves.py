@@ -161,23 +161,13 @@ class Moves:
         seat = table.seat_of(str(interaction.user.id)) if match is not None else None
         if match is None or match.is_over or seat is None or match.board_of(seat) is None:
             return False
-        notes = self.display.notes
-        before = notes.get((table.id, seat))
-
-        def note() -> str:
-            said = tr("That button was from an earlier moment of the game: this is your hand now.")
-            return said if before is None else f"{said} {before()}"
-
+        said = tr("That button was from an earlier moment of the game: this is your hand now.")
         shown = interaction.message.id if interaction.message is not None else None
         async with self.display.quiet(table):  # no older edit of this message lands after
-            notes[(table.id, seat)] = note  # said here only: a move's answer says its own
-            try:
-                rendered = self.display.private_hand(table, seat)
-            finally:
-                if before is None:
-                    notes.pop((table.id, seat), None)
-                else:
-                    notes[(table.id, seat)] = before
+            last = self.display.note(table, seat)
+            note = f"{said} {last}" if last else said  # here only: a move's answer says its own
+            key = self.display.private_key(table, seat, note=note)
+            rendered = self.display.private_hand(table, seat, key)
             try:
                 await update(interaction, embeds=rendered.embeds, view=rendered.view)
             except (discord.HTTPException, aiohttp.ClientError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from bot.client import GinBot
@@ -229,16 +230,26 @@ async def refresh_left_behind(
     entry = table.display.get("hands", {}).get(str(seat))
     if not entry or not display.left_behind(table, seat):
         return
-    message = fake.message(entry["message"])
-    current = f":{table.id}:{table.token(seat)}:"
-    if any(current in c for c in message.custom_ids()):
-        return  # up to date after all: pressing it would make a move
+    await press_older(fake, user, fake.message(entry["message"]), table.id, table.token(seat))
+
+
+async def press_older(
+    fake: FakeDiscord, user: User, message: Message, table_id: int, token: int
+) -> bool:
+    """Press the first button (or pick the first item of the first menu) of this table on
+    the message that is from a move before ``token``: such a press never makes a move, and
+    shows the hand as it is now. False when the message has none."""
+    older = re.compile(rf"gin:(mv|sel):{table_id}:(\d+):")
     for row in message.components:
         for component in row.get("components") or []:
             custom_id = str(component.get("custom_id", ""))
-            if custom_id.startswith("gin:mv:"):
+            found = older.match(custom_id)
+            if found is None or int(found[2]) >= token:
+                continue
+            if found[1] == "mv":
                 await fake.click(user, message, custom_id)
-                return
-            if custom_id.startswith("gin:sel:") and component.get("options"):
+                return True
+            if component.get("options"):
                 await fake.select(user, message, custom_id, [str(component["options"][0]["value"])])
-                return
+                return True
+    return False

@@ -21,6 +21,7 @@ import asyncpg
 from bot.gin.match import Match
 from bot.store.postgres import scratch_schema
 from bot.tables.model import TOKEN_HAND
+from tests.e2e.driver import press_older
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,36 +159,18 @@ async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: i
     it is: as a person would. A button of an older move never makes a move."""
     ours = re.compile(rf"gin:(mv|sel):{table_id}:(\d+):")
 
+    def newest() -> Message | None:  # only the newest hand message with buttons is theirs
+        return next((m for m in reversed(fake.dm_messages(user)) if m.custom_ids()), None)
+
     def this_hand() -> bool:  # the hand's message has come (test players are quick)
-        tokens = [int(m[2]) for c in newest_ids() if (m := ours.match(c))]
+        shown = newest()
+        tokens = [int(m[2]) for c in (shown.custom_ids() if shown else []) if (m := ours.match(c))]
         return any(t // TOKEN_HAND == token // TOKEN_HAND for t in tokens)
 
-    def newest_ids() -> list[str]:
-        for message in reversed(fake.dm_messages(user)):
-            if message.custom_ids():
-                return message.custom_ids()
-        return []
-
     await fake.wait_for(this_hand, timeout=10, what="the hand's DM message")
-    if hand_message(fake, user, table_id, token) is not None:
-        return
-    for message in reversed(fake.dm_messages(user)):
-        for row in message.components:
-            for component in row.get("components") or []:
-                custom_id = str(component.get("custom_id", ""))
-                found = ours.match(custom_id)
-                if found is None or int(found[2]) >= token:
-                    continue
-                if found[1] == "mv":
-                    await fake.click(user, message, custom_id)
-                elif component.get("options"):
-                    value = str(component["options"][0]["value"])
-                    await fake.select(user, message, custom_id, [value])
-                else:
-                    continue
-                return
-        if message.custom_ids():
-            return  # only the newest hand message with buttons is theirs to press
+    message = newest()
+    if message is not None and hand_message(fake, user, table_id, token) is None:
+        await press_older(fake, user, message, table_id, token)
 
 
 @asynccontextmanager

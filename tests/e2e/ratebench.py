@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.pacing import DEFAULT_PER_SECOND
 from tests.e2e.conftest import add_card_emojis
 from tests.e2e.loadbench import (
     WAIT_S,
@@ -46,11 +47,11 @@ from tests.e2e.loadbench import (
     start_table,
 )
 from tests.fakediscord import FakeDiscord, FakeDiscordError, RateLimits
+from tests.fakediscord.limits import EXEMPT
 
 TOKEN = "fake.bot.token"
 GLOBAL_LIMIT = 50  # Discord's global limit, as the fake enforces it
-BUDGET = 45.0  # the bot's default budget (bot.pacing.DEFAULT_PER_SECOND)
-EXEMPT = ("/interactions/", "/webhooks/")
+BUDGET = DEFAULT_PER_SECOND  # the bot's default budget
 TARGET_CALLS_PER_MOVE = 1.0
 TARGET_TABLES = 200
 TARGET_HANDOFF_P99_MS = 1000.0

@@ -5,6 +5,8 @@ DM of its own."""
 from __future__ import annotations
 
 from bot.client import GinBot
+from bot.gin.hand import Action, ActionKind
+from cogs.gin.display import COMMAND_DM_SECONDS
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
@@ -99,3 +101,26 @@ async def test_each_turn_the_hand_comes_afresh_and_nothing_stale_stays(
         showdowns = [m for m in left if "Match over" not in m.text]
         assert showdowns and all("see the result in the channel" not in m.text for m in left)
     assert table.match is not None
+
+
+async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
+    world: World, bot: GinBot
+) -> None:
+    """The command's private reply shows the move, so the mover's DM hand costs no edit of
+    its own then; it catches up by itself once COMMAND_DM_SECONDS have passed."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    await settle()
+    seat = game.match.hand.turn
+    dm = fake.message(table.display["hands"][str(seat)]["message"])
+    versions = len(dm.versions)
+    reply = await game.command(Action(ActionKind.PASS, seat))
+    assert reply.ephemeral and "You passed on the upcard." in reply.text
+    await settle()
+    assert len(fake.message(dm.id).versions) == versions, "the mover's DM was edited at once"
+    await fake.wait_for(
+        lambda: "You passed on the upcard." in fake.message(dm.id).text,
+        timeout=COMMAND_DM_SECONDS + 10,
+        what="the DM hand to catch up",
+    )
