@@ -3,7 +3,9 @@
 Discord lets a bot token make about 50 requests a second in all (interaction answers aside)
 and answers one past that with a 429 for the whole bot. discord.py learns that limit only from
 the 429, so every request the bot makes through its HTTP client waits here first: at most
-``per_second`` start in any sliding second, and when calls queue, the most urgent goes first.
+``per_second`` are under way or ended within any sliding second (a call counts from when it is
+sent until a second after its answer came, so that no delay on the way can bring more than
+that to Discord in one of its seconds), and when calls queue, the most urgent goes first.
 A player whose turn begins goes before a showdown, a showdown before a spectator's table, and
 deleting an old message last (it may wait, or be dropped). Low priorities also leave a share
 of every second to the higher ones, so a busy bot updates spectators less often, never players
@@ -30,6 +32,9 @@ import aiohttp
 
 DEFAULT_PER_SECOND = 45.0  # Discord's global limit is 50: a margin for clocks and retries
 WINDOW = 1.0  # seconds: the global limit counts a sliding second
+# A call whose end was never seen (its task was cancelled between its turn and its request)
+# stops counting this long after it started.
+STUCK = 30.0
 # And no more than BURST_SHARE of the second's calls start in any BURST seconds: a second's
 # calls are not sent in one burst, so that delays on the way cannot bunch two seconds' bursts
 # into one of Discord's.
@@ -61,7 +66,7 @@ SHARE: dict[Priority, float] = {
 }
 
 _priority: ContextVar[Priority] = ContextVar("gin_rest_priority", default=Priority.OTHER)
-_prepaid: ContextVar[list[bool] | None] = ContextVar("gin_rest_prepaid", default=None)
+_prepaid: ContextVar[list[Call | None] | None] = ContextVar("gin_rest_prepaid", default=None)
 
 
 class Dropped(Exception):
@@ -82,11 +87,25 @@ def current_priority() -> Priority:
     return _priority.get()
 
 
+@dataclass(eq=False, slots=True)
+class Call:
+    """One call's place in the budget: counted from its start until a WINDOW after it
+    ended (``Budget.finish``)."""
+
+    started: float
+    ended: float | None = None
+
+    def counts(self, now: float) -> bool:
+        if self.ended is None:
+            return now - self.started < STUCK
+        return now - self.ended < WINDOW
+
+
 @dataclass(order=True)
 class _Waiter:
     level: int
     order: int
-    future: asyncio.Future[None] = field(compare=False)
+    future: asyncio.Future[Call] = field(compare=False)
 
 
 class Budget:
@@ -100,7 +119,7 @@ class Budget:
             raise ValueError("a REST budget needs a positive number of calls per second")
         self.per_second = per_second
         self.clock = clock
-        self._started: deque[float] = deque()  # when each call of the last second started
+        self._calls: deque[Call] = deque()  # the calls that may still count, oldest first
         self._waiting: list[_Waiter] = []
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
@@ -112,10 +131,11 @@ class Budget:
         LAST[0] = self
 
     def _used(self, now: float) -> int:
-        started = self._started
-        while started and started[0] <= now - WINDOW:
-            started.popleft()
-        return len(started)
+        """Calls under way, or ended within the last WINDOW."""
+        calls = self._calls
+        while calls and not calls[0].counts(now):
+            calls.popleft()
+        return sum(1 for call in calls if call.counts(now))
 
     def _room(self, level: Priority, used: int, now: float) -> bool:
         if used >= max(1.0, SHARE[level] * self.per_second):
@@ -125,11 +145,17 @@ class Budget:
     def _burst(self, now: float) -> int:
         """Calls started in the last BURST seconds."""
         count = 0
-        for started in reversed(self._started):
-            if started <= now - BURST:
+        for call in reversed(self._calls):
+            if call.started <= now - BURST:
                 break
             count += 1
         return count
+
+    @property
+    def under_way(self) -> int:
+        """Calls granted whose end was not seen yet."""
+        now = self.clock()
+        return sum(1 for call in self._calls if call.ended is None and call.counts(now))
 
     @property
     def waiting(self) -> int:
@@ -137,39 +163,50 @@ class Budget:
 
     async def acquire(
         self, level: Priority | None = None, *, drop_after: float | None = None
-    ) -> None:
+    ) -> Call:
         """Wait for this call's turn; ``Dropped`` if it did not come within ``drop_after``
-        seconds."""
+        seconds. The call counts until ``finish`` is told it ended."""
         level = current_priority() if level is None else level
         now = self.clock()
         if not self._waiting and self._room(level, self._used(now), now):
-            self._grant(level, now)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            return self._grant(level, now)
+        future: asyncio.Future[Call] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, _Waiter(int(level), next(self._order), future))
         self.most_waiting = max(self.most_waiting, len(self._waiting))
         self._pump()
         try:
             if drop_after is None:
-                await future
+                call = await future
             else:
-                await asyncio.wait_for(asyncio.shield(future), drop_after)
+                call = await asyncio.wait_for(asyncio.shield(future), drop_after)
             waited = self.clock() - now
             self.waited[level] += waited
             self.longest[level] = max(self.longest[level], waited)
+            return call
         except TimeoutError:
             if future.done() and not future.cancelled():
-                return  # granted just as the wait ran out: the call is made
+                return future.result()  # granted just as the wait ran out: the call is made
             future.cancel()
             self.dropped += 1
             raise Dropped(f"waited {drop_after:g} s for a REST call of {level.name}") from None
         except asyncio.CancelledError:
-            future.cancel()  # granted already or not, its place in the window stays: safe
+            if future.done() and not future.cancelled():
+                self.finish(future.result())  # granted, but never made
+            future.cancel()
             raise
 
-    def _grant(self, level: Priority, now: float) -> None:
-        self._started.append(now)
+    def _grant(self, level: Priority, now: float) -> Call:
+        call = Call(now)
+        self._calls.append(call)
         self.granted[level] += 1
+        return call
+
+    def finish(self, call: Call) -> None:
+        """The call's answer came (or it failed): it counts for one WINDOW more."""
+        if call.ended is None:
+            call.ended = self.clock()
+            if self._waiting:
+                self._pump()  # when room frees up has changed
 
     def _pump(self) -> None:
         """Start every waiting call that has room now, most urgent first; then sleep until
@@ -188,41 +225,51 @@ class Budget:
             if not self._room(level, self._used(now), now):
                 break
             heapq.heappop(waiting)
-            self._grant(level, now)
-            head.future.set_result(None)
-        if waiting and self._started:
-            recent = [t for t in self._started if t > now - BURST]
-            frees = self._started[0] + WINDOW
-            if recent:
-                frees = min(frees, recent[0] + BURST)
+            head.future.set_result(self._grant(level, now))
+        frees = self._frees(now)
+        if waiting and frees is not None:
             delay = max(0.0, frees - now) + 0.001
             self._wake = asyncio.get_running_loop().call_later(delay, self._pump)
+
+    def _frees(self, now: float) -> float | None:
+        """The next moment a call stops counting, or leaves the burst; None while every
+        call counting is under way (its end pumps the queue)."""
+        moments = [
+            call.started + STUCK if call.ended is None else call.ended + WINDOW
+            for call in self._calls
+            if call.counts(now)
+        ]
+        moments += [c.started + BURST for c in self._calls if c.started > now - BURST][:1]
+        return min(moments, default=None)
 
     @contextlib.asynccontextmanager
     async def spend(self, level: Priority) -> AsyncIterator[None]:
         """Wait for a call's turn first, then make it inside: what it sends can be worked
         out once its turn has come (the newest state of a table, say). The first request
         inside uses the turn; any more wait for theirs, at the same priority."""
-        await self.acquire(level)
-        prepaid = [True]
+        call = await self.acquire(level)
+        prepaid: list[Call | None] = [call]
         token = _prepaid.set(prepaid)
         try:
             with priority(level):
                 yield
         finally:
             _prepaid.reset(token)
+            if prepaid[0] is not None:
+                self.finish(call)  # no request used the turn
 
-    async def before_request(self, path: str) -> None:
-        """Called before each request of the HTTP client: wait for its turn."""
+    async def before_request(self, path: str) -> Call | None:
+        """Called before each request of the HTTP client: wait for its turn. The call it
+        returns is to be finished when the request ends (None: it does not count)."""
         if any(part in path for part in EXEMPT):
-            return
+            return None
         prepaid = _prepaid.get()
-        if prepaid and prepaid[0]:
-            prepaid[0] = False
-            return
+        if prepaid and prepaid[0] is not None:
+            call, prepaid[0] = prepaid[0], None
+            return call
         level = current_priority()
         drop_after = HOUSEKEEPING_PATIENCE if level is Priority.HOUSEKEEPING else None
-        await self.acquire(level, drop_after=drop_after)
+        return await self.acquire(level, drop_after=drop_after)
 
 
 HOUSEKEEPING_PATIENCE = 60.0  # seconds a deletion may wait before it is dropped
@@ -276,12 +323,19 @@ def _pace_session(http: Any, budget: Budget) -> None:
         return
 
     async def before(
-        _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestStartParams
+        _session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
     ) -> None:
-        await budget.before_request(params.url.path)
+        context.gin_call = await budget.before_request(params.url.path)
+
+    async def after(_session: aiohttp.ClientSession, context: Any, _params: Any) -> None:
+        call = getattr(context, "gin_call", None)
+        if call is not None:
+            budget.finish(call)
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(before)
+    trace.on_request_end.append(after)
+    trace.on_request_exception.append(after)
     trace.freeze()
     session.trace_configs.append(trace)
     _PACED.add(session)

@@ -13,7 +13,12 @@ import pytest
 from aiohttp import web
 
 from bot.config import Config, ConfigError, Shards, load_config
-from bot.pacing import SHARE, Budget, Dropped, Priority, install, priority
+from bot.pacing import SHARE, WINDOW, Budget, Dropped, Priority, install, priority
+
+
+async def call_now(budget: Budget, level: Priority) -> None:
+    """A call that ends as soon as its turn comes (its answer is instant)."""
+    budget.finish(await budget.acquire(level))
 
 
 def most_in_a_second(times: list[float]) -> int:
@@ -32,7 +37,7 @@ async def test_no_sliding_second_holds_more_calls_than_the_budget() -> None:
     granted: list[float] = []
 
     async def call() -> None:
-        await budget.acquire(Priority.TURN)
+        await call_now(budget, Priority.TURN)
         granted.append(time.monotonic())
 
     started = time.monotonic()
@@ -42,13 +47,36 @@ async def test_no_sliding_second_holds_more_calls_than_the_budget() -> None:
     assert time.monotonic() - started >= 2.0  # 50 calls at 20 a second: two more windows
 
 
+async def test_a_call_counts_until_a_second_after_its_answer() -> None:
+    """A slow answer keeps its call in the window: however late a request reaches Discord,
+    no second of Discord's sees more than the budget."""
+    budget = Budget(1)
+    slow = await budget.acquire(Priority.TURN)
+    after = asyncio.create_task(call_now(budget, Priority.TURN))
+    await asyncio.sleep(WINDOW + 0.2)
+    assert not after.done()  # the slow call is still under way: it still counts
+    ended = time.monotonic()
+    budget.finish(slow)
+    await after
+    assert time.monotonic() - ended >= WINDOW * 0.95  # it counted a second after its answer
+
+
+async def test_a_call_granted_but_never_made_frees_its_place() -> None:
+    budget = Budget(1)
+    async with budget.spend(Priority.SPECTATOR):
+        pass  # the state it was for had gone: no request used the turn
+    started = time.monotonic()
+    await call_now(budget, Priority.TURN)
+    assert time.monotonic() - started < WINDOW + 0.3
+
+
 async def test_a_burst_is_spread_over_the_second() -> None:
     """No more than a fifth of the budget starts in any fifth of a second."""
     budget = Budget(20)
     granted: list[float] = []
 
     async def call() -> None:
-        await budget.acquire(Priority.TURN)
+        await call_now(budget, Priority.TURN)
         granted.append(time.monotonic())
 
     await asyncio.gather(*(call() for _ in range(20)))
@@ -61,11 +89,11 @@ async def test_a_burst_is_spread_over_the_second() -> None:
 async def test_waiting_calls_start_most_urgent_first() -> None:
     budget = Budget(4)
     for _ in range(4):  # the window is full
-        await budget.acquire(Priority.TURN)
+        await call_now(budget, Priority.TURN)
     order: list[str] = []
 
     async def call(level: Priority, name: str) -> None:
-        await budget.acquire(level)
+        await call_now(budget, level)
         order.append(name)
 
     tasks = [
@@ -84,7 +112,7 @@ async def test_spectators_leave_part_of_each_second_to_players() -> None:
     granted: list[float] = []
 
     async def spectator() -> None:
-        await budget.acquire(Priority.SPECTATOR)
+        await call_now(budget, Priority.SPECTATOR)
         granted.append(time.monotonic())
 
     started = time.monotonic()
@@ -92,7 +120,7 @@ async def test_spectators_leave_part_of_each_second_to_players() -> None:
     await asyncio.sleep(0.9)
     assert len(granted) == int(SHARE[Priority.SPECTATOR] * 10)  # 8 of 10 in this second
     player_started = time.monotonic()
-    await budget.acquire(Priority.TURN)  # a player's call still finds room at once
+    await call_now(budget, Priority.TURN)  # a player's call still finds room at once
     assert time.monotonic() - player_started < 0.2
     await asyncio.gather(*tasks)
     assert time.monotonic() - started >= 0.9
@@ -100,11 +128,11 @@ async def test_spectators_leave_part_of_each_second_to_players() -> None:
 
 async def test_a_deletion_that_waits_too_long_is_dropped() -> None:
     budget = Budget(1)
-    await budget.acquire(Priority.TURN)
+    await call_now(budget, Priority.TURN)
     with pytest.raises(Dropped):
         await budget.acquire(Priority.HOUSEKEEPING, drop_after=0.1)
     assert budget.dropped == 1
-    await budget.acquire(Priority.TURN)  # the dropped call left no hole in the queue
+    await call_now(budget, Priority.TURN)  # the dropped call left no hole in the queue
     assert budget.waiting == 0
 
 
@@ -165,6 +193,7 @@ async def test_every_request_but_interaction_answers_waits_in_the_budget() -> No
     finally:
         await runner.cleanup()
     assert len(seen) == 4
+    assert budget.under_way == 0  # each request's end was seen: it counts a second more
     assert budget.granted[Priority.SPECTATOR] == 1
     assert budget.granted[Priority.OTHER] == 1
     assert sum(budget.granted.values()) == 2

@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp
 import discord
 import orjson
+from discord.webhook.async_ import async_context
 
 from bot.art.artist import ARTIST
 from bot.emojis import CardEmojis
@@ -39,6 +40,7 @@ from cogs.gin.languages import Languages
 from cogs.gin.people import only, safe
 from cogs.gin.pictures import showdown_picture
 from cogs.gin.rest import (
+    NO_MENTIONS,
     Attachment,
     Payload,
     edit_message,
@@ -113,6 +115,17 @@ def next_public_edit(last: float | None, now: float, interval: float) -> float:
 
 
 @dataclass
+class Pressed:
+    """The latest press on a DM hand message whose answer edited that message: for 15
+    minutes its interaction's token edits or deletes the message (``@original``) outside the
+    global rate limit, so a hand-off or a showdown on a hand its player was using costs no
+    call of the budget."""
+
+    interaction: discord.Interaction[Any]
+    since: float
+
+
+@dataclass
 class PrivateReply:
     """The latest private (ephemeral) reply showing a player's hand, kept up to date like a
     DM while their DMs are closed, for as long as Discord lets it be edited."""
@@ -142,6 +155,7 @@ class TableDisplay:
         self._shown: dict[int | str, bytes] = {}
         self._keys: dict[int | str, tuple[Any, ...]] = {}  # -> private hand key shown there
         self._replies: dict[tuple[int, int], PrivateReply] = {}  # (table, seat), DMs closed
+        self._pressed: dict[int, Pressed] = {}  # DM hand message id -> its latest press
         self._channel_pings: dict[tuple[int, int], int] = {}  # (table, seat) -> "your turn"
         # (table, seat) -> the hand rendered for a move, kept until the sync after it
         self._hands: dict[tuple[int, int], PrivateHand] = {}
@@ -270,6 +284,18 @@ class TableDisplay:
             self._shown[message] = fingerprint(message_payload(embeds, view))
             self._keys.pop(message, None)
 
+    def pressed(self, message: int, interaction: discord.Interaction[Any]) -> None:
+        """The answer to a press on this DM hand message edited it (``Pressed``)."""
+        now = time.monotonic()
+        pressed = self._pressed
+        pressed.pop(message, None)  # oldest first: expired ones are dropped from the front
+        pressed[message] = Pressed(interaction, now)
+        while True:
+            oldest, press = next(iter(pressed.items()))
+            if now - press.since <= REPLY_EDIT_SECONDS:
+                break
+            del pressed[oldest]
+
     def shown_elsewhere(self, table: Table, seat: int, message: int) -> None:
         """Another process answered the player's click on their DM hand message by editing
         it to the table as it is now (the same hand this process renders): it needs no
@@ -397,6 +423,7 @@ class TableDisplay:
         for entry in display.get("hands", {}).values():
             self._shown.pop(entry.get("message", 0), None)
             self._keys.pop(entry.get("message", 0), None)
+            self._pressed.pop(entry.get("message", 0), None)
 
     # --- syncing ------------------------------------------------------------------------------
 
@@ -1128,6 +1155,8 @@ class TableDisplay:
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         """A message that could not be deleted (or waited too long) is left as it is."""
+        if await self._delete_by_press(message_id):
+            return
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         with priority(Priority.HOUSEKEEPING), contextlib.suppress(discord.HTTPException, Dropped):
             await message.delete()
@@ -1157,6 +1186,9 @@ class TableDisplay:
         Other failures are raised (the sync tries again when they may pass)."""
         if self._shown.get(message_id) == shown:
             return True
+        if await self._edit_by_press(message_id, payload):
+            self._shown[message_id] = shown
+            return True
         try:
             await edit_message(self.client, channel_id, message_id, payload)
         except discord.NotFound:
@@ -1165,6 +1197,57 @@ class TableDisplay:
             self._keys.pop(message_id, None)
             return False
         self._shown[message_id] = shown
+        return True
+
+    def _press_of(self, message_id: int) -> Pressed | None:
+        """The message's latest press, while its token may still be used."""
+        press = self._pressed.get(message_id)
+        if press is not None and time.monotonic() - press.since > REPLY_EDIT_SECONDS:
+            del self._pressed[message_id]
+            return None
+        return press
+
+    async def _edit_by_press(self, message_id: int, payload: Payload) -> bool:
+        """Edit a DM hand through the token of its latest press (``Pressed``); False when
+        there is none to use, and the message is edited as any other. A failure that may pass
+        is raised, as for any edit."""
+        press = self._press_of(message_id)
+        if press is None:
+            return False
+        interaction = press.interaction
+        http = self.client.http
+        try:
+            # The raw call under Interaction.edit_original_response, with the payload as it
+            # is: for a press on a message, "@original" is that message.
+            await async_context.get().edit_original_interaction_response(
+                interaction.application_id,
+                interaction.token,
+                session=interaction._session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+                payload={**payload, "allowed_mentions": NO_MENTIONS},
+            )
+        except discord.HTTPException as error:
+            if transient(error):
+                raise
+            log.info("the press on message %s can no longer edit it (%s)", message_id, error)
+            self._pressed.pop(message_id, None)
+            return False
+        return True
+
+    async def _delete_by_press(self, message_id: int) -> bool:
+        """Delete a DM hand through the token of its latest press; False when there is none
+        to use (or it failed), and the message is deleted as any other."""
+        press = self._pressed.pop(message_id, None)
+        if press is None or time.monotonic() - press.since > REPLY_EDIT_SECONDS:
+            return False
+        try:
+            await press.interaction.delete_original_response()
+        except discord.NotFound:
+            return True  # gone already
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            log.info("the press on message %s could not delete it (%r)", message_id, error)
+            return False
         return True
 
     # --- closing and reminders ------------------------------------------------------------------

@@ -176,6 +176,7 @@ class Moves:
                 failed = False
                 if interaction.guild_id is None and shown is not None:
                     self.display.remember(table, seat, shown, rendered.embeds, rendered.view)
+                    self.display.pressed(shown, interaction)
                 else:
                     self.display.shown_privately(
                         table, seat, interaction, rendered.embeds, rendered.view
@@ -212,6 +213,8 @@ class Moves:
             if answered:
                 if message is not None:
                     self.display.remember(table, seat, message, embeds, view)
+                    if in_dm:  # its answer edited the hand: so may its token, for a while
+                        self.display.pressed(message, interaction)
                 if not in_dm:  # a private reply in the channel
                     self.display.shown_privately(table, seat, interaction, embeds, view)
             else:

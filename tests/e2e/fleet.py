@@ -167,7 +167,7 @@ async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: i
         tokens = [int(m[2]) for c in (shown.custom_ids() if shown else []) if (m := ours.match(c))]
         return any(t // TOKEN_HAND == token // TOKEN_HAND for t in tokens)
 
-    await fake.wait_for(this_hand, timeout=10, what="the hand's DM message")
+    await fake.wait_for(this_hand, timeout=30, what="the hand's DM message")
     message = newest()
     if message is not None and hand_message(fake, user, table_id, token) is None:
         await press_older(fake, user, message, table_id, token)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -438,6 +439,8 @@ class Rest:
         record = self.fake.interactions_by_token.get(request.match_info["token"])
         if record is None or _int(request, "app_id") != self.fake.app_id:
             raise unknown("Webhook", 10015)
+        if time.perf_counter() - record.created_at > self.fake.interaction_token_seconds:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return record
 
     async def callback(self, request: web.Request) -> web.Response:

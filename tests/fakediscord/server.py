@@ -67,6 +67,7 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         shard_count: int = 1,
         rate_limits: RateLimits | None = None,
+        interaction_token_seconds: float = 15 * 60,
     ) -> None:
         self.store = Store()
         # What GET /gateway/bot recommends, and how add_guild(shard=...) places guilds.
@@ -81,6 +82,8 @@ class FakeDiscord:
         self.owner = self.store.add_user("app-owner")
         self.token = token
         self.interaction_deadline = interaction_deadline
+        # An interaction's token lets its webhook (follow-ups, @original) be used this long.
+        self.interaction_token_seconds = interaction_token_seconds
         self.commands = CommandRegistry()
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
