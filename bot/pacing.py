@@ -61,7 +61,7 @@ SHARE: dict[Priority, float] = {
     Priority.PLAYER: 1.0,
     Priority.RESULT: 0.9,
     Priority.OTHER: 0.9,
-    Priority.SPECTATOR: 0.7,
+    Priority.SPECTATOR: 0.8,
     Priority.HOUSEKEEPING: 0.6,
 }
 

@@ -19,7 +19,9 @@ def test_a_busy_table_waits_the_interval_since_its_last_edit(last: float) -> Non
     assert next_public_edit(last, quiet, PUBLIC_EDIT_INTERVAL) == quiet
 
 
-def test_spectators_see_a_few_moves_at_a_time() -> None:
-    """At a person's pace (a move every 4 s) an edit per move would cost as much as the
-    players' own messages: the interval keeps spectators to about one edit in three moves."""
-    assert 4.0 / PUBLIC_EDIT_INTERVAL <= 1 / 3
+def test_spectators_see_a_move_or_two_at_a_time_within_ten_seconds() -> None:
+    """At a person's pace (a move every 4 s) an edit per move would cost the budget more than
+    the players' own messages: the interval keeps spectators to about one edit in two moves,
+    and leaves room in the 10 s they may be behind for the edit's wait in the budget."""
+    assert 4.0 / PUBLIC_EDIT_INTERVAL <= 0.6
+    assert PUBLIC_EDIT_INTERVAL <= 8.0

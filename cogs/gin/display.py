@@ -57,10 +57,10 @@ LOOKING_SECONDS = 30.0  # a player who moved this recently needs no "your turn" 
 log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
-# Seconds between edits of one table's public message: spectators see the table a few moves
-# at a time, so that a move costs about one REST call in all (see bot.pacing). A busy bot
-# edits it less often still: those edits wait for whatever the players leave of the budget.
-PUBLIC_EDIT_INTERVAL = 12.0
+# Seconds between edits of one table's public message: spectators see the table a move or two
+# at a time, within 10 s, while a move costs well under one REST call in all (see bot.pacing).
+# A busy bot edits it less often: those edits wait for whatever the players leave of the budget.
+PUBLIC_EDIT_INTERVAL = 7.0
 # Discord lets a reply be edited through its interaction for 15 minutes; keep a margin.
 REPLY_EDIT_SECONDS = 14 * 60
 SHOWDOWN_COLOUR = discord.Colour.gold()
