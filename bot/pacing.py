@@ -35,6 +35,7 @@ WINDOW = 1.0  # seconds: the global limit counts a sliding second
 # A call whose end was never seen (its task was cancelled between its turn and its request)
 # stops counting this long after it started.
 STUCK = 30.0
+WAITS_KEPT = 50_000  # waits kept per priority for the figures' percentiles
 # And no more than BURST_SHARE of the second's calls start in any BURST seconds: a second's
 # calls are not sent in one burst, so that delays on the way cannot bunch two seconds' bursts
 # into one of Discord's.
@@ -126,6 +127,8 @@ class Budget:
         self.granted: dict[Priority, int] = dict.fromkeys(Priority, 0)
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds in all
         self.longest: dict[Priority, float] = dict.fromkeys(Priority, 0.0)
+        # the latest waits of each priority, zero waits included, for percentiles
+        self.waits: dict[Priority, deque[float]] = {p: deque(maxlen=WAITS_KEPT) for p in Priority}
         self.dropped = 0
         self.most_waiting = 0
         LAST[0] = self
@@ -169,6 +172,7 @@ class Budget:
         level = current_priority() if level is None else level
         now = self.clock()
         if not self._waiting and self._room(level, self._used(now), now):
+            self.waits[level].append(0.0)
             return self._grant(level, now)
         future: asyncio.Future[Call] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, _Waiter(int(level), next(self._order), future))
@@ -182,6 +186,7 @@ class Budget:
             waited = self.clock() - now
             self.waited[level] += waited
             self.longest[level] = max(self.longest[level], waited)
+            self.waits[level].append(waited)
             return call
         except TimeoutError:
             if future.done() and not future.cancelled():
@@ -282,10 +287,16 @@ def figures(budget: Budget) -> dict[str, Any]:
         level.name: {
             "calls": budget.granted[level],
             "waited_s": round(budget.waited[level], 3),
+            "p99_s": round(_p99(budget.waits[level]), 3),
             "longest_s": round(budget.longest[level], 3),
         }
         for level in Priority
     } | {"dropped": budget.dropped, "most_waiting": budget.most_waiting}
+
+
+def _p99(values: deque[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
 
 
 def share_of(per_second: float, shards_here: int, shards_in_all: int) -> float:

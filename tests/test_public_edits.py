@@ -1,11 +1,18 @@
-"""When a table's public message may be edited: at once when shown long enough ago, else
-once the interval since its last edit has passed."""
+"""When a table's public message may be edited (at once when shown long enough ago, else
+once the interval since its last edit has passed), and how long after a move a player still
+counts as watching the game."""
 
 from __future__ import annotations
 
 import pytest
 
-from cogs.gin.display import PUBLIC_EDIT_INTERVAL, next_public_edit
+from cogs.gin.display import (
+    LOOKING_MOST,
+    LOOKING_SECONDS,
+    PUBLIC_EDIT_INTERVAL,
+    next_public_edit,
+    watching_window,
+)
 
 
 def test_a_table_never_shown_is_edited_at_once() -> None:
@@ -25,3 +32,12 @@ def test_spectators_see_a_move_or_two_at_a_time_within_ten_seconds() -> None:
     and leaves room in the 10 s they may be behind for the edit's wait in the budget."""
     assert 4.0 / PUBLIC_EDIT_INTERVAL <= 0.6
     assert PUBLIC_EDIT_INTERVAL <= 8.0
+
+
+def test_a_player_waiting_for_several_others_still_counts_as_watching() -> None:
+    """Each other player has a turn before theirs comes again: a six-player table's players
+    are not pinged every turn for the time the other five took."""
+    assert watching_window(LOOKING_SECONDS, 1) == LOOKING_SECONDS  # two players
+    assert watching_window(LOOKING_SECONDS, 5) == 5 * LOOKING_SECONDS
+    assert watching_window(LOOKING_SECONDS, 13) == LOOKING_MOST  # fourteen: not for ever
+    assert watching_window(0.0, 5) == 0.0  # a player who looked away is pinged

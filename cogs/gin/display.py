@@ -53,6 +53,7 @@ from cogs.gin.views import embed, hand_view, public_view, rematch_view
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 
 LOOKING_SECONDS = 30.0  # a player who moved this recently needs no "your turn" ping
+LOOKING_MOST = 180.0  # ... however many play between their turns
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +106,13 @@ class PrivateHand:
     shown: bytes
 
 
+def watching_window(looking_seconds: float, others: int) -> float:
+    """How long after their move a player still counts as watching the game: the looking
+    time for each other player of their board (each has a turn before theirs comes again),
+    up to LOOKING_MOST."""
+    return min(looking_seconds * max(1, others), max(looking_seconds, LOOKING_MOST))
+
+
 def next_public_edit(last: float | None, now: float, interval: float) -> float:
     """When a table's public message may be edited next: now if it was last shown a whole
     interval ago, else once that interval has passed. Tables that want edits at the same
@@ -119,10 +127,17 @@ class Pressed:
     """The latest press on a DM hand message whose answer edited that message: for 15
     minutes its interaction's token edits or deletes the message (``@original``) outside the
     global rate limit, so a hand-off or a showdown on a hand its player was using costs no
-    call of the budget."""
+    call of the budget. Only what the call needs is kept, not the interaction itself."""
 
-    interaction: discord.Interaction[Any]
+    application_id: int
+    token: str
+    session: aiohttp.ClientSession  # the bot's own HTTP session, which interactions use
     since: float
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], now: float) -> Pressed:
+        # discord.py's own interaction calls use this session (Interaction._session).
+        return cls(interaction.application_id, interaction.token, interaction._session, now)
 
 
 @dataclass
@@ -289,7 +304,7 @@ class TableDisplay:
         now = time.monotonic()
         pressed = self._pressed
         pressed.pop(message, None)  # oldest first: expired ones are dropped from the front
-        pressed[message] = Pressed(interaction, now)
+        pressed[message] = Pressed.of(interaction, now)
         while True:
             oldest, press = next(iter(pressed.items()))
             if now - press.since <= REPLY_EDIT_SECONDS:
@@ -388,11 +403,16 @@ class TableDisplay:
 
     def _looking(self, table: Table, seat: int) -> bool:
         """A player who moved moments ago, or who plays only the bot (whose moves come at
-        once), is watching the game: their turn needs no notification of its own."""
+        once), is watching the game: their turn needs no notification of its own. "Moments"
+        are LOOKING_SECONDS for each other player of their board, since each of those has a
+        turn before theirs comes again: waiting for five others is not looking away."""
         if len(table.human_seats) == 1 and table.bot_seats:
             return True
+        match = table.match
+        board = None if match is None else match.board_of(seat)
+        others = 1 if board is None else len(board.seats) - 1
         since = time.monotonic() - self._acted.get((table.id, seat), -math.inf)
-        return since < self.looking_seconds
+        return since < watching_window(self.looking_seconds, others)
 
     def forget(self, table: Table) -> None:
         """Drop what was kept about a closed table's messages."""
@@ -513,8 +533,24 @@ class TableDisplay:
         self.languages.keep(table)  # so a restarted bot still writes to them in theirs
         channel = self.languages.of_channel(table)
         result = Priority.RESULT
+        # A finished hand's showdown replaces the buttons of its players' DM hands first (a
+        # new hand's DM takes the place of the old one), then the new hand's DMs go, and the
+        # channel's showdown and new table after them: a new hand's first turn waits for no
+        # message of the channel's.
         done = await self._step(
-            table, "the showdowns", lambda: self._post_showdowns(table), channel, result
+            table,
+            "the showdowns on the hands",
+            lambda: self._showdowns_on_hands(table),
+            channel,
+            Priority.PLAYER,
+        )
+        if done and not match.is_over:
+            done = await self._private_hands(table)
+        done = (
+            await self._step(
+                table, "the showdowns", lambda: self._post_showdowns(table), channel, result
+            )
+            and done
         )
         if match.is_over:
             if done:  # the result comes after the last showdown, never before it
@@ -530,21 +566,6 @@ class TableDisplay:
                 done = await self._step(
                     table, "the public table", lambda: self._update_public(table), channel, result
                 )
-            for seat in table.human_seats:  # the bot needs no private message
-                board = match.board_of(seat)
-                if board is not None:  # sitting out or out: nothing new
-                    step = self._alert if self._alert_due(table, seat) else self._update_private
-                    to_act = board.turn == seat and not board.is_over
-                    done = (
-                        await self._step(
-                            table,
-                            f"the hand of seat {seat}",
-                            lambda seat=seat, step=step: step(table, seat),  # type: ignore[misc]
-                            self.languages.of_player(table, seat),
-                            Priority.TURN if to_act else Priority.PLAYER,
-                        )
-                        and done
-                    )
             done = (
                 await self._step(
                     table, "the turn notice", lambda: self._ping_turn(table), channel, Priority.TURN
@@ -557,6 +578,29 @@ class TableDisplay:
             except Exception:
                 log.exception("could not save the message ids of table %s", table.id)
                 done = False
+        return done
+
+    async def _private_hands(self, table: Table) -> bool:
+        """Each player's private hand, the player to act first; False if some of it must
+        be retried."""
+        match = table.match
+        assert match is not None
+        done = True
+        seats = sorted(table.human_seats, key=lambda seat: not _to_act(table, seat))
+        for seat in seats:  # the bot needs no private message
+            if match.board_of(seat) is None:
+                continue  # sitting out or out: nothing new
+            step = self._alert if self._alert_due(table, seat) else self._update_private
+            done = (
+                await self._step(
+                    table,
+                    f"the hand of seat {seat}",
+                    lambda seat=seat, step=step: step(table, seat),  # type: ignore[misc]
+                    self.languages.of_player(table, seat),
+                    Priority.TURN if _to_act(table, seat) else Priority.PLAYER,
+                )
+                and done
+            )
         return done
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
@@ -658,17 +702,30 @@ class TableDisplay:
                 display.pop("shown_boards", None)
             else:
                 display["shown_boards"] = [*boards, record.board]
-            seats = set(record.seats)
-            for seat, entry in display.get("hands", {}).items():
-                if entry.get("hand") == record.number and int(seat) in seats:
-                    with speaking(self.languages.of_player(table, int(seat))):
-                        mine = embed(
-                            showdown_panel(
-                                match, record.number, record.result, record.board, self.faces.card
-                            ),
-                            SHOWDOWN_COLOUR,
-                        )
-                    await self._edit_hand(entry, [mine], None)
+
+    async def _showdowns_on_hands(self, table: Table) -> None:
+        """A finished board's showdown on the DM hand of each of its players, in place of
+        its buttons: once, before a new hand's DM takes that hand's place (the channel's
+        showdowns, which come after, never go back to it)."""
+        match = table.match
+        assert match is not None
+        display = table.display
+        finished = {(r.number, seat): r for r in match.history for seat in r.seats}
+        for seat, entry in display.get("hands", {}).items():
+            record = finished.get((entry.get("hand"), int(seat)))
+            if record is None or entry.get("showdown"):
+                continue
+            if record.number <= display.get("shown_hands", 0):
+                continue  # shown before the channel's, by a bot that kept no mark of it
+            with speaking(self.languages.of_player(table, int(seat))):
+                mine = embed(
+                    showdown_panel(
+                        match, record.number, record.result, record.board, self.faces.card
+                    ),
+                    SHOWDOWN_COLOUR,
+                )
+            await self._edit_hand(entry, [mine], None)
+            entry["showdown"] = True
 
     async def _showdown_picture(self, table: Table, record: HandRecord) -> list[Attachment]:
         """The showdown as a picture, when the server wants pictures and the hand had a
@@ -1214,15 +1271,14 @@ class TableDisplay:
         press = self._press_of(message_id)
         if press is None:
             return False
-        interaction = press.interaction
         http = self.client.http
         try:
             # The raw call under Interaction.edit_original_response, with the payload as it
             # is: for a press on a message, "@original" is that message.
             await async_context.get().edit_original_interaction_response(
-                interaction.application_id,
-                interaction.token,
-                session=interaction._session,
+                press.application_id,
+                press.token,
+                session=press.session,
                 proxy=http.proxy,
                 proxy_auth=http.proxy_auth,
                 payload={**payload, "allowed_mentions": NO_MENTIONS},
@@ -1241,8 +1297,15 @@ class TableDisplay:
         press = self._pressed.pop(message_id, None)
         if press is None or time.monotonic() - press.since > REPLY_EDIT_SECONDS:
             return False
+        http = self.client.http
         try:
-            await press.interaction.delete_original_response()
+            await async_context.get().delete_original_interaction_response(
+                press.application_id,
+                press.token,
+                session=press.session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+            )
         except discord.NotFound:
             return True  # gone already
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
@@ -1354,6 +1417,13 @@ def _snowflake_at(moment: datetime | None) -> int:
     if moment is None:
         return 0
     return discord.utils.time_snowflake(moment - timedelta(seconds=5))
+
+
+def _to_act(table: Table, seat: int) -> bool:
+    """Whether it is this seat's turn on its board."""
+    match = table.match
+    board = None if match is None else match.board_of(seat)
+    return board is not None and board.turn == seat and not board.is_over
 
 
 def _has_buttons(key: tuple[Any, ...]) -> bool:

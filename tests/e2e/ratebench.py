@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.pacing import DEFAULT_PER_SECOND
+from bot.tables.model import TOKEN_HAND
 from tests.e2e.conftest import add_card_emojis
 from tests.e2e.loadbench import (
     WAIT_S,
@@ -69,6 +70,7 @@ class Played:
     answered: float  # perf_counter when the mover's answer came
     next_shown: float | None = None  # when the next move's buttons showed
     next_mover: int | None = None
+    new_hand: bool = False  # the next move was a new hand's first
 
 
 @dataclass
@@ -86,6 +88,7 @@ class RateFigures:
     route_429s: Counter[str] = field(default_factory=Counter)
     peak_per_second: int = 0
     handoffs_ms: list[float] = field(default_factory=list)
+    new_hand_handoffs_ms: list[float] = field(default_factory=list)  # a new hand's first turn
     spectator_lag_s: list[float] = field(default_factory=list)
     spectators_never: int = 0  # moves the public table had not shown by the end
     dispatch_ms: list[float] = field(default_factory=list)
@@ -145,6 +148,7 @@ async def play_paced(
     users = {fake.dm_channel(u).id: u for u in run.players}
     start = time.perf_counter() + rng.random() * pace
     last: Played | None = None
+    last_token = 0
     try:
         move = 0
         while True:
@@ -159,10 +163,12 @@ async def play_paced(
                 return
             message = fake.message(message_id)
             user = users[message.channel_id]
+            token = panels.tokens[(run.table_id, move)]
             if last is not None:
                 last.next_shown = panels.shown_at.get((run.table_id, move), time.perf_counter())
                 last.next_mover = user.id
-            token = panels.tokens[(run.table_id, move)]
+                last.new_hand = token // TOKEN_HAND != last_token // TOKEN_HAND
+            last_token = token
             custom_id, kind, value = choose(message, run.table_id, token, rng)
             if value:
                 result = await fake.select(user, message, custom_id, [value], timeout=WAIT_S)
@@ -306,6 +312,8 @@ def _summarise(
     for p in played:
         if p.next_shown is not None and p.next_mover != p.mover:
             figures.handoffs_ms.append(max(0.0, p.next_shown - p.answered) * 1000.0)
+            if p.new_hand:
+                figures.new_hand_handoffs_ms.append(figures.handoffs_ms[-1])
         seen = edits.next_after(p.table, p.answered)
         if seen is None:
             figures.spectators_never += 1
@@ -363,6 +371,13 @@ def report(f: RateFigures) -> str:
             percentile(f.handoffs_ms, 99) < TARGET_HANDOFF_P99_MS,
         ),
         _row(
+            "  of them a new hand's first turn: p50 / p99",
+            f"{statistics.median(f.new_hand_handoffs_ms):.0f} / "
+            f"{percentile(f.new_hand_handoffs_ms, 99):.0f} ms"
+            if f.new_hand_handoffs_ms
+            else "nan",
+        ),
+        _row(
             "spectators behind the move, p50",
             f"{statistics.median(f.spectator_lag_s):.1f} s" if f.spectator_lag_s else "nan",
         ),
@@ -401,7 +416,8 @@ def report(f: RateFigures) -> str:
     if f.budget:
         lines += [
             "",
-            f"{'the bot budget, by priority':<{LABEL}}{'calls':>12}   mean wait   longest",
+            f"{'the bot budget, by priority':<{LABEL}}{'calls':>12}   mean wait   p99 wait"
+            "   longest",
         ]
         for level, row in f.budget.items():
             if not isinstance(row, dict) or not row["calls"]:
@@ -409,6 +425,7 @@ def report(f: RateFigures) -> str:
             mean = 1000.0 * row["waited_s"] / row["calls"]
             lines.append(
                 f"  {level:<{LABEL - 2}}{row['calls']:>12}   {mean:7.0f} ms  "
+                f"{1000.0 * row.get('p99_s', math.nan):6.0f} ms  "
                 f"{1000.0 * row['longest_s']:6.0f} ms"
             )
         lines.append(f"  deletions dropped: {f.budget.get('dropped', 0)}")

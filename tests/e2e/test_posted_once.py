@@ -86,8 +86,10 @@ async def test_posts_are_not_repeated_after_a_stop_before_their_ids_were_saved(
         def caught_up() -> bool:
             shown = restored.display
             hands = shown.get("hands", {})
-            return shown.get("shown_hands") == number and all(
-                hands.get(str(s), {}).get("hand") == number + 1 for s in (0, 1)
+            return (
+                shown.get("shown_hands") == number
+                and shown.get("public_hand") == number + 1
+                and all(hands.get(str(s), {}).get("hand") == number + 1 for s in (0, 1))
             )
 
         await fake.wait_for(caught_up, what="the display to catch up after the restart")
