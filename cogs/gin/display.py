@@ -5,7 +5,9 @@ last shown, so it can run after every move, after a restart, or twice in a row s
 sync runs per table at a time, and a sync that finds nothing new to do returns at once.
 
 Discord fails now and then (5xx, long 429s, dropped connections). A sync is a list of steps
-(showdowns, public table, each private hand, the turn notice), each tried whatever happened to
+in two lanes, each under a lock of its own: the players' (showdowns on their DM hands, each
+private hand, the turn notice), then the channel's (showdowns, the public table, the result),
+so that no player's turn waits for a channel message. Each step is tried whatever happened to
 the others; when one fails for a reason that may pass, the whole sync runs again later with
 backoff, showing the newest state, until everything landed. A new hand's DM that keeps failing
 falls back to what closed DMs get: a mention in the channel and `/gin hand`.
@@ -165,7 +167,9 @@ class TableDisplay:
         self.service = service
         self.languages = Languages(client)
         self._locks: dict[int, asyncio.Lock] = {}
-        self._dirty: set[int] = set()
+        self._dirty: set[int] = set()  # tables whose players' messages may show an old state
+        self._dirty_channel: set[int] = set()  # ... whose channel messages may
+        self._channel_locks: dict[int, asyncio.Lock] = {}
         # message id (or a private reply's reference) -> fingerprint of what it shows
         self._shown: dict[int | str, bytes] = {}
         self._keys: dict[int | str, tuple[Any, ...]] = {}  # -> private hand key shown there
@@ -417,7 +421,9 @@ class TableDisplay:
     def forget(self, table: Table) -> None:
         """Drop what was kept about a closed table's messages."""
         self._locks.pop(table.id, None)
+        self._channel_locks.pop(table.id, None)
         self._dirty.discard(table.id)
+        self._dirty_channel.discard(table.id)
         self._recovering.discard(table.id)
         retry = self._retries.pop(table.id, None)
         if retry is not None and retry.handle is not None:
@@ -452,26 +458,52 @@ class TableDisplay:
         later is tried again by itself, with backoff."""
         if self.client.is_closed() or not self.service.shows(table):
             return  # another process shows this table (see bot.tables.fleet)
+        # Two lanes, one after the other, each with a lock of its own: the players' messages,
+        # then the channel's (showdowns, a new hand's table, the result). A player's turn in
+        # the next move's sync never waits for a channel message of this one.
         self._dirty.add(table.id)
-        async with self.quiet(table):
-            if table.id not in self._dirty:
-                return  # a sync that started after our change already showed it
-            self._dirty.discard(table.id)
-            try:
-                complete = await self._sync(table)
-            except Exception:
-                log.exception("could not update the messages of table %s", table.id)
-                complete = True  # a fault of ours: trying again would only repeat it
+        self._dirty_channel.add(table.id)
+        players = await self._lane(table, self.quiet(table), self._dirty, self._sync_players)
+        if players is not None:
             for seat in range(len(table.players)):  # shown; the keys tell later syncs so
                 self._hands.pop((table.id, seat), None)
-            if complete:
-                self._settled(table)
-            else:
-                self._retry_later(table)
-            # A closed table's last sync forgets it; not while another sync waits to show
-            # what came after (the move that closed it, say).
-            if not table.is_open and table.id not in self._retries and table.id not in self._dirty:
-                self.forget(table)
+        channel_lock = self._channel_lock(table)
+        channel = await self._lane(table, channel_lock, self._dirty_channel, self._sync_channel)
+        ran = [done for done in (players, channel) if done is not None]
+        if not ran:
+            return  # syncs that started after our change showed it
+        if all(ran):
+            self._settled(table)
+        else:
+            self._retry_later(table)
+        # A closed table's last sync forgets it; not while another sync waits to show what
+        # came after (the move that closed it, say).
+        busy = self.quiet(table).locked() or channel_lock.locked()
+        waiting = table.id in self._dirty or table.id in self._dirty_channel
+        if not table.is_open and not busy and not waiting and table.id not in self._retries:
+            self.forget(table)
+
+    async def _lane(
+        self,
+        table: Table,
+        lock: asyncio.Lock,
+        dirty: set[int],
+        run: Callable[[Table], Awaitable[bool]],
+    ) -> bool | None:
+        """Run one lane of a sync under its lock: True when all of it landed, False when some
+        must be retried, None when a sync that started after our change already ran it."""
+        async with lock:
+            if table.id not in dirty:
+                return None
+            dirty.discard(table.id)
+            try:
+                return await run(table)
+            except Exception:
+                log.exception("could not update the messages of table %s", table.id)
+                return True  # a fault of ours: trying again would only repeat it
+
+    def _channel_lock(self, table: Table) -> asyncio.Lock:
+        return self._channel_locks.setdefault(table.id, asyncio.Lock())
 
     def _settled(self, table: Table) -> None:
         self._recovering.discard(table.id)
@@ -521,22 +553,18 @@ class TableDisplay:
             log.exception("could not update %s of table %s", what, table.id)
         return True
 
-    async def _sync(self, table: Table) -> bool:
-        """One pass over everything the table shows; False if some of it must be retried."""
+    async def _sync_players(self, table: Table) -> bool:
+        """One pass over the players' messages; False if some of it must be retried. A
+        finished hand's showdown replaces the buttons of its players' DM hands first (a new
+        hand's DM takes the place of the old one), then each player's hand."""
         async with table.lock:
             pass  # a move being committed finishes first: screens show committed play only
         match = table.match
         if match is None:
             return True
-        display = table.display
-        before = repr(display)
+        before = repr(table.display)
         self.languages.keep(table)  # so a restarted bot still writes to them in theirs
         channel = self.languages.of_channel(table)
-        result = Priority.RESULT
-        # A finished hand's showdown replaces the buttons of its players' DM hands first (a
-        # new hand's DM takes the place of the old one), then the new hand's DMs go, and the
-        # channel's showdown and new table after them: a new hand's first turn waits for no
-        # message of the channel's.
         done = await self._step(
             table,
             "the showdowns on the hands",
@@ -546,11 +574,38 @@ class TableDisplay:
         )
         if done and not match.is_over:
             done = await self._private_hands(table)
-        done = (
-            await self._step(
-                table, "the showdowns", lambda: self._post_showdowns(table), channel, result
+            done = (
+                await self._step(
+                    table, "the turn notice", lambda: self._ping_turn(table), channel, Priority.TURN
+                )
+                and done
             )
-            and done
+        return await self._saved(table, before) and done
+
+    async def _saved(self, table: Table, before: str) -> bool:
+        """Save the message ids if they changed since ``before``; False if that failed."""
+        if repr(table.display) == before:
+            return True
+        try:
+            await self.service.save_display(table)
+        except Exception:
+            log.exception("could not save the message ids of table %s", table.id)
+            return False
+        return True
+
+    async def _sync_channel(self, table: Table) -> bool:
+        """One pass over the channel's messages: the showdowns, then the result or the new
+        hand's table; False if some of it must be retried."""
+        async with table.lock:
+            pass
+        match = table.match
+        if match is None:
+            return True
+        before = repr(table.display)
+        channel = self.languages.of_channel(table)
+        result = Priority.RESULT
+        done = await self._step(
+            table, "the showdowns", lambda: self._post_showdowns(table), channel, result
         )
         if match.is_over:
             if done:  # the result comes after the last showdown, never before it
@@ -561,24 +616,11 @@ class TableDisplay:
                     channel,
                     result,
                 )
-        else:
-            if done:  # the new hand's table comes after the last hand's showdown
-                done = await self._step(
-                    table, "the public table", lambda: self._update_public(table), channel, result
-                )
-            done = (
-                await self._step(
-                    table, "the turn notice", lambda: self._ping_turn(table), channel, Priority.TURN
-                )
-                and done
+        elif done:  # the new hand's table comes after the last hand's showdown
+            done = await self._step(
+                table, "the public table", lambda: self._update_public(table), channel, result
             )
-        if repr(display) != before:
-            try:
-                await self.service.save_display(table)
-            except Exception:
-                log.exception("could not save the message ids of table %s", table.id)
-                done = False
-        return done
+        return await self._saved(table, before) and done
 
     async def _private_hands(self, table: Table) -> bool:
         """Each player's private hand, the player to act first; False if some of it must
@@ -715,8 +757,6 @@ class TableDisplay:
             record = finished.get((entry.get("hand"), int(seat)))
             if record is None or entry.get("showdown"):
                 continue
-            if record.number <= display.get("shown_hands", 0):
-                continue  # shown before the channel's, by a bot that kept no mark of it
             with speaking(self.languages.of_player(table, int(seat))):
                 mine = embed(
                     showdown_panel(
@@ -801,12 +841,14 @@ class TableDisplay:
         assert table.match is not None
         display = table.display
         if display.get("public_hand") != table.match.hand_number or "public" not in display:
+            number = table.match.hand_number  # the hand it shows, whatever comes while it posts
             panel = embed(table_panel(table.match, self.faces.card))
             payload = message_payload([panel], public_view(table))
-            key = f"p{table.match.hand_number}"
-            message_id = await self._post(table, key, payload, after=self._channel_anchor(table))
+            message_id = await self._post(
+                table, f"p{number}", payload, after=self._channel_anchor(table)
+            )
             display["public"] = message_id
-            display["public_hand"] = table.match.hand_number
+            display["public_hand"] = number
             self._shown[message_id] = fingerprint(payload)
             self._public_edited[table.id] = time.monotonic()
             return

@@ -211,6 +211,26 @@ async def test_the_owner_killed_mid_hand_and_restarted_loses_and_doubles_nothing
         timeout=10,
         what="the next player's buttons",
     )
+    # The hand's table in the channel (its id may not be saved yet: the channel's messages
+    # come after the players').
+    hand = f"· hand {before.match.hand_number}"
+    shown = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.store.messages.values()
+                if m.channel_id == channels[1].id
+                and not m.deleted
+                and not m.ephemeral
+                and m.embeds
+                and str(m.embeds[0].get("title", "")).startswith("Gin Rummy ·")
+                and str(m.embeds[0].get("title", "")).endswith(hand)
+            ),
+            None,
+        ),
+        timeout=30,
+        what="the hand's table in the channel",
+    )
 
     fleet.kill(1)  # the owner of the table's guild
     await fake.wait_for(lambda: fake.connected_shards() == [(0, 2)], timeout=10)
@@ -225,7 +245,7 @@ async def test_the_owner_killed_mid_hand_and_restarted_loses_and_doubles_nothing
     assert "⚠️" not in result.text, result.text
     assert await fleet.move_log(table.id) == list(range(1, 8))
 
-    public = table.display["public"]
+    public = shown.id
     edits = len(fake.message(public).history)
     fleet.start(1)
     await fleet.connected()

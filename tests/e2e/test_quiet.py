@@ -1,8 +1,10 @@
 """A bot that never nags: a turn's alert is the hand itself, sent afresh (the old copy goes),
 none for a player who is watching, nothing stale left behind, and the result of a match as a
-DM of its own."""
+DM of its own; a new hand's first turn waits for nothing in the channel."""
 
 from __future__ import annotations
+
+import random
 
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind
@@ -10,7 +12,9 @@ from cogs.gin.display import COMMAND_DM_SECONDS
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
+from tests.e2e.test_posted_once import ends_the_hand, titled
 from tests.fakediscord import FakeDiscord, Message, User
+from tests.gin.players import choose
 
 PING = "🃏 Your turn"
 
@@ -124,3 +128,34 @@ async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
         timeout=COMMAND_DM_SECONDS + 10,
         what="the DM hand to catch up",
     )
+
+
+async def test_a_new_hands_first_turn_waits_for_no_message_of_the_channels(
+    world: World, bot: GinBot
+) -> None:
+    """At a hand's end the new hand's DMs go first, the player to act first of all; the
+    channel's showdown and the new hand's table come after them."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    rng = random.Random(5)
+    for _ in range(400):
+        action = choose(game.match.hand, "knocker", rng)
+        if ends_the_hand(game, action):
+            break
+        await game.button(action)
+    else:
+        raise AssertionError("no hand ended")
+    number = game.match.hand_number
+    await game.button(action)
+    await fake.wait_for(
+        lambda: table.display.get("public_hand") == number + 1, what="the next hand's table"
+    )
+    await settle()
+    first = game.match.hand.turn
+    hands = table.display["hands"]
+    to_act, waiting = hands[str(first)]["message"], hands[str(1 - first)]["message"]
+    new_table = table.display["public"]
+    assert fake.message(to_act).text and fake.message(waiting).text
+    assert to_act < waiting < new_table  # snowflakes: the order they were made in
+    assert len(titled(fake, world.channel.id, f"Hand {number}:")) == 1  # its showdown
