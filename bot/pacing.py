@@ -130,6 +130,7 @@ class Budget:
         # the latest waits of each priority, zero waits included, for percentiles
         self.waits: dict[Priority, deque[float]] = {p: deque(maxlen=WAITS_KEPT) for p in Priority}
         self.dropped = 0
+        self.stuck = 0
         self.most_waiting = 0
         LAST[0] = self
 
@@ -137,7 +138,8 @@ class Budget:
         """Calls under way, or ended within the last WINDOW."""
         calls = self._calls
         while calls and not calls[0].counts(now):
-            calls.popleft()
+            if calls.popleft().ended is None:
+                self.stuck += 1  # its end was never seen
         return sum(1 for call in calls if call.counts(now))
 
     def _room(self, level: Priority, used: int, now: float) -> bool:
@@ -291,7 +293,12 @@ def figures(budget: Budget) -> dict[str, Any]:
             "longest_s": round(budget.longest[level], 3),
         }
         for level in Priority
-    } | {"dropped": budget.dropped, "most_waiting": budget.most_waiting}
+    } | {
+        "dropped": budget.dropped,
+        "most_waiting": budget.most_waiting,
+        "stuck": budget.stuck,
+        "under_way": budget.under_way,
+    }
 
 
 def _p99(values: deque[float]) -> float:

@@ -71,6 +71,8 @@ class Played:
     next_shown: float | None = None  # when the next move's buttons showed
     next_mover: int | None = None
     new_hand: bool = False  # the next move was a new hand's first
+    next_in_hand: int = 0  # the next move's place in its hand (0: the first)
+    next_hand: int = 0  # the next move's hand number
 
 
 @dataclass
@@ -89,6 +91,9 @@ class RateFigures:
     peak_per_second: int = 0
     handoffs_ms: list[float] = field(default_factory=list)
     new_hand_handoffs_ms: list[float] = field(default_factory=list)  # a new hand's first turn
+    early_handoffs_ms: list[float] = field(default_factory=list)  # its next three moves'
+    # after each table's first hand, which every table plays at once as the run starts
+    later_handoffs_ms: list[float] = field(default_factory=list)
     spectator_lag_s: list[float] = field(default_factory=list)
     spectators_never: int = 0  # moves the public table had not shown by the end
     dispatch_ms: list[float] = field(default_factory=list)
@@ -168,6 +173,8 @@ async def play_paced(
                 last.next_shown = panels.shown_at.get((run.table_id, move), time.perf_counter())
                 last.next_mover = user.id
                 last.new_hand = token // TOKEN_HAND != last_token // TOKEN_HAND
+                last.next_in_hand = token % TOKEN_HAND
+                last.next_hand = token // TOKEN_HAND
             last_token = token
             custom_id, kind, value = choose(message, run.table_id, token, rng)
             if value:
@@ -314,6 +321,10 @@ def _summarise(
             figures.handoffs_ms.append(max(0.0, p.next_shown - p.answered) * 1000.0)
             if p.new_hand:
                 figures.new_hand_handoffs_ms.append(figures.handoffs_ms[-1])
+            elif p.next_in_hand <= 3:
+                figures.early_handoffs_ms.append(figures.handoffs_ms[-1])
+            if p.next_hand > 1:
+                figures.later_handoffs_ms.append(figures.handoffs_ms[-1])
         seen = edits.next_after(p.table, p.answered)
         if seen is None:
             figures.spectators_never += 1
@@ -378,6 +389,21 @@ def report(f: RateFigures) -> str:
             else "nan",
         ),
         _row(
+            "  after each table's first hand: p99",
+            f"{percentile(f.later_handoffs_ms, 99):.0f} ms" if f.later_handoffs_ms else "nan",
+            f"< {TARGET_HANDOFF_P99_MS:g} ms",
+            percentile(f.later_handoffs_ms, 99) < TARGET_HANDOFF_P99_MS
+            if f.later_handoffs_ms
+            else None,
+        ),
+        _row(
+            "  of them a hand's 2nd to 4th moves: p50 / p99",
+            f"{statistics.median(f.early_handoffs_ms):.0f} / "
+            f"{percentile(f.early_handoffs_ms, 99):.0f} ms"
+            if f.early_handoffs_ms
+            else "nan",
+        ),
+        _row(
             "spectators behind the move, p50",
             f"{statistics.median(f.spectator_lag_s):.1f} s" if f.spectator_lag_s else "nan",
         ),
@@ -428,7 +454,10 @@ def report(f: RateFigures) -> str:
                 f"{1000.0 * row.get('p99_s', math.nan):6.0f} ms  "
                 f"{1000.0 * row['longest_s']:6.0f} ms"
             )
-        lines.append(f"  deletions dropped: {f.budget.get('dropped', 0)}")
+        lines.append(
+            f"  deletions dropped: {f.budget.get('dropped', 0)}; calls whose end was never seen:"
+            f" {f.budget.get('stuck', 0)}, under way at the end: {f.budget.get('under_way', 0)}"
+        )
     lines += ["", f"{'counted calls per move, by route':<{LABEL}}{'per move':>12}   calls"]
     counted = {r: n for r, n in f.calls.items() if not any(e in r for e in EXEMPT)}
     for route, n in sorted(counted.items(), key=lambda item: -item[1]):
