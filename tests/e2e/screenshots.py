@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from tests.e2e.conftest import World, card_room, looked_away, start_bot
-from tests.e2e.driver import Game
+from tests.e2e.driver import Game, press_older
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.screens import Page, Screen
 from tests.fakediscord import FakeDiscord, Message, patch_discord
@@ -85,7 +85,7 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
         ours = [m for m in fake.channel_messages(world.channel) if m.author.id == fake.bot.id]
         return [frozen(m) for m in ours]
 
-    hand_shot = table_shot = showdown_shot = alert_shot = False
+    hand_shot = table_shot = showdown_shot = alert_shot = stale_shot = False
     while not game.match.is_over:
         hand = game.match.hand
         seat = hand.turn
@@ -111,6 +111,21 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
             alert_shot = True
         number = game.match.hand_number
         action = choose(hand, "knocker", rng)
+        if hand_shot and not stale_shot and seat == alice_seat and hand.phase.name == "DRAW":
+            # Alice draws by slash command, which leaves her DM hand as it was; then she
+            # presses one of its buttons, from that earlier moment.
+            result = await game.command(action)
+            assert "⚠️" not in result.text, result.text
+            await settle()
+            table = game.table
+            assert table is not None
+            message = game.dm_panel(alice_seat)
+            await press_older(fake, world.alice, message, table.id, table.token(alice_seat))
+            await settle()
+            title = "A button from an earlier moment: the hand as it is now"
+            shots.append(Shot("stale", title, [frozen(fake.message(message.id))]))
+            stale_shot = True
+            continue
         result = await game.button(action)
         assert "⚠️" not in result.text, result.text
         await settle()
