@@ -102,6 +102,7 @@ class RateFigures:
     finished_tables: int = 0
     errors: list[str] = field(default_factory=list)
     budget: dict[str, Any] = field(default_factory=dict)  # what the bot's budget did
+    stagger: float = 0.0  # seconds over which the tables' first moves were spread
 
     @property
     def counted(self) -> int:
@@ -147,11 +148,13 @@ async def play_paced(
     pace: float,
     until: float,
     played: list[Played],
+    stagger: float,
 ) -> None:
-    """Move by the DM buttons, one move per ``pace`` seconds, until ``until`` or the match's
-    end; each move's answer and the next move's buttons are recorded."""
+    """Move by the DM buttons, one move per ``pace`` seconds from a moment within the first
+    ``stagger`` seconds, until ``until`` or the match's end; each move's answer and the next
+    move's buttons are recorded."""
     users = {fake.dm_channel(u).id: u for u in run.players}
-    start = time.perf_counter() + rng.random() * pace
+    start = time.perf_counter() + rng.random() * stagger
     last: Played | None = None
     last_token = 0
     try:
@@ -206,8 +209,10 @@ async def run_benchmark(
     seed: int = 1,
     db: str | None = None,
     processes: int = 1,
+    stagger: float | None = None,
 ) -> RateFigures:
     figures = RateFigures(tables, pace, mode, players, seconds, target)
+    figures.stagger = pace if stagger is None else stagger
     async with contextlib.AsyncExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ratebench-")))
         database = str(workdir / "gin.sqlite3")
@@ -280,6 +285,7 @@ async def run_benchmark(
                                 pace,
                                 until,
                                 played,
+                                figures.stagger,
                             )
                             for run in runs
                         )
@@ -344,8 +350,8 @@ def report(f: RateFigures) -> str:
         else (f"{f.tables} two-player tables")
     )
     lines = [
-        f"rate benchmark: {what}, a move every {f.pace:g} s at each table, "
-        f"{f.play_s:.0f} s of play"
+        f"rate benchmark: {what}, a move every {f.pace:g} s at each table (the first within"
+        f" {f.stagger:g} s), {f.play_s:.0f} s of play"
         + (f", matches to {f.target}" if f.target else "")
         + f"; the fake enforces {GLOBAL_LIMIT} calls/s and 5 messages per 5 s per channel",
         f"moves {f.moves} ({f.moves / f.play_s:.1f}/s), matches finished {f.finished_tables}",
@@ -483,6 +489,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="a postgresql:// URL (default: SQLite)")
     parser.add_argument("--processes", type=int, default=1, help="bot processes (needs --db)")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=None,
+        help="seconds over which the tables' first moves are spread (default: one pace)",
+    )
     args = parser.parse_args(argv)
     if args.processes > 1 and not args.db:
         parser.error("--processes above 1 needs --db postgresql://…")
@@ -498,6 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             db=args.db,
             processes=args.processes,
+            stagger=args.stagger,
         )
     )
     print(report(figures))
