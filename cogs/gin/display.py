@@ -1306,6 +1306,11 @@ class TableDisplay:
             return None
         return press
 
+    def _webhook_session(self, press: Pressed) -> dict[str, Any]:
+        """How discord.py's own interaction calls reach Discord: the bot's session, proxy."""
+        http = self.client.http
+        return {"session": press.session, "proxy": http.proxy, "proxy_auth": http.proxy_auth}
+
     async def _edit_by_press(self, message_id: int, payload: Payload) -> bool:
         """Edit a DM hand through the token of its latest press (``Pressed``); False when
         there is none to use, and the message is edited as any other. A failure that may pass
@@ -1313,16 +1318,13 @@ class TableDisplay:
         press = self._press_of(message_id)
         if press is None:
             return False
-        http = self.client.http
         try:
             # The raw call under Interaction.edit_original_response, with the payload as it
             # is: for a press on a message, "@original" is that message.
             await async_context.get().edit_original_interaction_response(
                 press.application_id,
                 press.token,
-                session=press.session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
+                **self._webhook_session(press),
                 payload={**payload, "allowed_mentions": NO_MENTIONS},
             )
         except discord.HTTPException as error:
@@ -1336,17 +1338,13 @@ class TableDisplay:
     async def _delete_by_press(self, message_id: int) -> bool:
         """Delete a DM hand through the token of its latest press; False when there is none
         to use (or it failed), and the message is deleted as any other."""
-        press = self._pressed.pop(message_id, None)
-        if press is None or time.monotonic() - press.since > REPLY_EDIT_SECONDS:
+        press = self._press_of(message_id)
+        self._pressed.pop(message_id, None)
+        if press is None:
             return False
-        http = self.client.http
         try:
             await async_context.get().delete_original_interaction_response(
-                press.application_id,
-                press.token,
-                session=press.session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
+                press.application_id, press.token, **self._webhook_session(press)
             )
         except discord.NotFound:
             return True  # gone already

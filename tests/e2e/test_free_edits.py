@@ -11,6 +11,17 @@ from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.test_quiet import PING, live_buttons
 
+
+async def play_a_while(world: World, bot: GinBot, moves: int) -> Game:
+    """A new match, ``moves`` moves by the DM buttons, everything shown."""
+    game = Game(world, bot)
+    await game.start(world.alice, world.bob)
+    await settle()
+    await game.play_out(via="button", stop_after=moves)
+    await settle()
+    return game
+
+
 DM_EDIT = "PATCH /channels/{}/messages/{} dm"
 DM_DELETE = "DELETE /channels/{}/messages/{} dm"
 PRESS_EDIT = "PATCH /webhooks/{}/{}/messages/@original"
@@ -21,11 +32,7 @@ async def test_a_hand_off_to_a_player_on_their_hand_costs_no_counted_call(
     world: World, bot: GinBot
 ) -> None:
     fake = world.fake
-    game = Game(world, bot)
-    await game.start(world.alice, world.bob)
-    await settle()
-    await game.play_out(via="button", stop_after=12)
-    await settle()
+    game = await play_a_while(world, bot, 12)
     requests = fake.rest.requests_by_place
     assert requests[PRESS_EDIT] >= 5, dict(requests)  # the hand-offs, through the presses
     # Only a hand not pressed yet is edited by the bot: at most each player's first turn.
@@ -39,11 +46,7 @@ async def test_a_hand_off_to_a_player_on_their_hand_costs_no_counted_call(
 async def test_an_alert_deletes_the_older_copy_through_its_press(world: World, bot: GinBot) -> None:
     looked_away(bot)  # every turn comes as a new message, the old copy deleted
     fake = world.fake
-    game = Game(world, bot)
-    await game.start(world.alice, world.bob)
-    await settle()
-    await game.play_out(via="button", stop_after=10)
-    await settle()
+    game = await play_a_while(world, bot, 10)
     requests = fake.rest.requests_by_place
     assert requests[PRESS_DELETE] >= 3, dict(requests)
     assert requests[DM_DELETE] <= 2, dict(requests)  # copies never pressed: the first ones
@@ -56,11 +59,7 @@ async def test_an_alert_deletes_the_older_copy_through_its_press(world: World, b
 async def test_an_expired_press_leaves_the_edit_to_the_bot(world: World, bot: GinBot) -> None:
     fake = world.fake
     fake.interaction_token_seconds = 0.0  # every press's token has expired when it is used
-    game = Game(world, bot)
-    await game.start(world.alice, world.bob)
-    await settle()
-    await game.play_out(via="button", stop_after=12)
-    await settle()
+    game = await play_a_while(world, bot, 12)
     requests = fake.rest.requests_by_place
     assert requests[DM_EDIT] >= 5, dict(requests)  # the hand-offs, by the bot itself
     seat = game.match.hand.turn
