@@ -71,9 +71,10 @@ RETRY_FIRST = 0.5  # seconds before a failed sync runs again; doubled each time
 RETRY_MAX = 30.0
 RETRY_GIVE_UP = 60  # failed syncs in a row after which a closed table is left as it is
 DM_ATTEMPTS = 4  # syncs that try a new hand's DM before the channel takes over
-# After a move by slash command, whose reply showed it, the mover's DM hand waits this long
-# for their turn's hand-off (which edits it anyway) before it is edited on its own.
-COMMAND_DM_SECONDS = 20.0
+# After a move from the channel (a slash command, or a button on its reply), whose private
+# reply showed it, the mover's DM hand waits this long before it is edited on its own. Their
+# turn's hand-off edits that reply instead, while Discord lets it (see ``TableDisplay.carrier``).
+COMMAND_DM_SECONDS = 45.0
 
 
 def transient(error: BaseException) -> bool:
@@ -145,10 +146,13 @@ class Pressed:
 @dataclass
 class PrivateReply:
     """The latest private (ephemeral) reply showing a player's hand, kept up to date like a
-    DM while their DMs are closed, for as long as Discord lets it be edited."""
+    DM while their DMs are closed, for as long as Discord lets it be edited. For a player who
+    moves from the channel, the reply to their latest move carries their turn's hand-off
+    (``TableDisplay.carrier``): ``hand`` is the hand it was for."""
 
     interaction: discord.Interaction[Any]
     since: float
+    hand: int = 0
 
 
 def turn_ends(table: Table, seat: int) -> int | None:
@@ -174,6 +178,8 @@ class TableDisplay:
         self._shown: dict[int | str, bytes] = {}
         self._keys: dict[int | str, tuple[Any, ...]] = {}  # -> private hand key shown there
         self._replies: dict[tuple[int, int], PrivateReply] = {}  # (table, seat), DMs closed
+        # (table, seat) -> the reply to their latest move from the channel (DMs open)
+        self._carriers: dict[tuple[int, int], PrivateReply] = {}
         self._pressed: dict[int, Pressed] = {}  # DM hand message id -> its latest press
         self._channel_pings: dict[tuple[int, int], int] = {}  # (table, seat) -> "your turn"
         # (table, seat) -> the hand rendered for a move, kept until the sync after it
@@ -195,6 +201,7 @@ class TableDisplay:
         self._dm_failures: dict[tuple[int, int], tuple[int, int]] = {}  # -> (hand, failures)
         self._acted: dict[tuple[int, int], float] = {}  # (table, seat) -> when they last moved
         self.looking_seconds = LOOKING_SECONDS
+        self.command_dm_seconds = COMMAND_DM_SECONDS
         # Tables loaded at start-up: a message they post may have been posted before a crash
         # that came before its id was saved, so the channel is checked before posting.
         self._recovering: set[int] = set()
@@ -336,13 +343,37 @@ class TableDisplay:
         interaction: discord.Interaction[Any],
         embeds: list[discord.Embed],
         view: discord.ui.View | None,
+        *,
+        moved: bool = False,
     ) -> None:
         """A private reply just showed this player their hand: while their DMs are closed,
-        it is the message kept up to date for them."""
-        if str(seat) not in table.display.get("dm_closed", {}):
+        it is the message kept up to date for them; ``moved``, it answered their move from
+        the channel, and carries their turn's hand-off (``carrier``)."""
+        now = time.monotonic()
+        if str(seat) in table.display.get("dm_closed", {}):
+            self._replies[(table.id, seat)] = PrivateReply(interaction, now)
+        elif moved and table.match is not None:
+            hand = table.match.hand_number
+            self._carriers[(table.id, seat)] = PrivateReply(interaction, now, hand)
+        else:
             return
-        self._replies[(table.id, seat)] = PrivateReply(interaction, time.monotonic())
         self.remember(table, seat, _reply_ref(table, seat), embeds, view)
+
+    def carrier(self, table: Table, seat: int) -> PrivateReply | None:
+        """The private reply that carries this player's turn hand-off, if any: the answer to
+        their latest move from the channel, in this hand, while its token may edit it. The
+        player is looking at the channel, where that reply is: editing it costs no call of the
+        budget (an interaction's own message), where an edit of their DM hand would cost one.
+        The DM hand, left behind meanwhile, catches up later (``_reply_showed``)."""
+        reply = self._carriers.get((table.id, seat))
+        if reply is None:
+            return None
+        match = table.match
+        stale = time.monotonic() - reply.since > REPLY_EDIT_SECONDS
+        if stale or match is None or match.hand_number != reply.hand:
+            del self._carriers[(table.id, seat)]
+            return None
+        return reply
 
     def unshown(self, table: Table, seat: int, message: int | None) -> None:
         """An answer that should have shown the player their hand did not land (or landed
@@ -367,14 +398,15 @@ class TableDisplay:
         return budget if isinstance(budget, Budget) else None
 
     def moved_by(self, table: Table, seat: int, *, command: bool) -> None:
-        """The player moved by slash command (their reply showed it) or on their hand."""
+        """The player moved from the channel (a slash command, or a button on its private
+        reply: that reply showed it) or on their DM hand."""
         if not command:
             self._by_command.pop((table.id, seat), None)
+            self._carriers.pop((table.id, seat), None)
             return
-        self._by_command[(table.id, seat)] = time.monotonic() + COMMAND_DM_SECONDS
-        asyncio.get_running_loop().call_later(
-            COMMAND_DM_SECONDS + 0.05, self._command_dm_due, table
-        )
+        wait = self.command_dm_seconds
+        self._by_command[(table.id, seat)] = time.monotonic() + wait
+        asyncio.get_running_loop().call_later(wait + 0.05, self._command_dm_due, table)
 
     def _command_dm_due(self, table: Table) -> None:
         if table.is_open:
@@ -438,6 +470,7 @@ class TableDisplay:
             self.notes.pop((table.id, seat), None)
             self._hands.pop((table.id, seat), None)
             self._replies.pop((table.id, seat), None)
+            self._carriers.pop((table.id, seat), None)
             self._channel_pings.pop((table.id, seat), None)
             self._dm_failures.pop((table.id, seat), None)
             self._acted.pop((table.id, seat), None)
@@ -956,8 +989,8 @@ class TableDisplay:
         number = table.match.hand_number
         if entry and entry.get("hand") == number:
             message_id = entry["message"]
-            if self.left_behind(table, seat):
-                return  # edited at their turn's hand-off, or when the hand ends
+            if self.left_behind(table, seat) and await self._carried(table, seat):
+                return  # the DM hand is edited later, or when the hand ends
             key = self.private_key(table, seat)
             if self._keys.get(message_id) == key:
                 return
@@ -995,10 +1028,11 @@ class TableDisplay:
         return key is not None and _has_buttons(key) and self._reply_showed(table, seat)
 
     def _reply_showed(self, table: Table, seat: int) -> bool:
-        """Whether the player's DM hand may stay as it is for now: their last move came by
-        slash command moments ago, and its private reply showed them the result. It is
-        edited at their turn's hand-off, when the hand ends, after COMMAND_DM_SECONDS, or
-        at once when they press one of its buttons (``Moves.show_current``)."""
+        """Whether the player's DM hand may stay as it is for now: their last move came from
+        the channel moments ago, and its private reply showed them the result. At their
+        turn's hand-off that reply is edited instead (``carrier``); without one, the DM hand
+        is. It is edited too when the hand ends, after ``command_dm_seconds``, or at once
+        when they press one of its buttons (``Moves.show_current``)."""
         until = self._by_command.get((table.id, seat))
         if until is None or time.monotonic() >= until:
             return False
@@ -1006,8 +1040,23 @@ class TableDisplay:
         board = None if match is None else match.board_of(seat)
         if board is None or board.is_over or not board.actions:
             return False
-        handed_over = board.turn == seat and board.actions[-1].seat != seat
-        return not handed_over
+        return not self._handed_over(table, seat) or self.carrier(table, seat) is not None
+
+    async def _carried(self, table: Table, seat: int) -> bool:
+        """For a DM hand left behind: True when it may stay so, as the player's turn has not
+        begun, or their reply in the channel now shows it (``carrier``); False when that
+        reply could not be edited, and the DM hand carries the hand-off after all."""
+        if not self._handed_over(table, seat):
+            return True
+        return await self._update_reply(table, seat, self._carriers)
+
+    def _handed_over(self, table: Table, seat: int) -> bool:
+        """Whether the player's turn has begun since their last move."""
+        match = table.match
+        board = None if match is None else match.board_of(seat)
+        if board is None or board.is_over or not board.actions:
+            return False
+        return board.turn == seat and board.actions[-1].seat != seat
 
     def _dm_failed(self, table: Table, seat: int) -> bool:
         """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times."""
@@ -1018,18 +1067,25 @@ class TableDisplay:
         self._dm_failures[(table.id, seat)] = (number, failures)
         return failures >= DM_ATTEMPTS
 
-    async def _update_reply(self, table: Table, seat: int) -> None:
-        """Bring the player's latest private reply up to date, while Discord allows it."""
-        reply = self._replies.get((table.id, seat))
+    async def _update_reply(
+        self,
+        table: Table,
+        seat: int,
+        replies: dict[tuple[int, int], PrivateReply] | None = None,
+    ) -> bool:
+        """Bring the player's latest private reply (of ``replies``: those of closed DMs by
+        default) up to date, while Discord allows it; False when there is none to edit."""
+        replies = self._replies if replies is None else replies
+        reply = replies.get((table.id, seat))
         if reply is None:
-            return
+            return False
         if time.monotonic() - reply.since > REPLY_EDIT_SECONDS:
-            del self._replies[(table.id, seat)]
-            return
+            del replies[(table.id, seat)]
+            return False
         ref = _reply_ref(table, seat)
         key = self.private_key(table, seat)
         if self._keys.get(ref) == key:
-            return
+            return True
         rendered = self.private_hand(table, seat, key)
         if self._shown.get(ref) != rendered.shown:
             try:
@@ -1040,10 +1096,13 @@ class TableDisplay:
                 if transient(error):
                     raise
                 log.info("the private reply of seat %s of table %s is gone", seat, table.id)
-                del self._replies[(table.id, seat)]
-                return
+                del replies[(table.id, seat)]
+                self._shown.pop(ref, None)
+                self._keys.pop(ref, None)
+                return False
         self._shown[ref] = rendered.shown
         self._keys[ref] = rendered.key
+        return True
 
     async def send_private(
         self, table: Table, seat: int, *, again: bool = False, alert: str = "", key: str = ""

@@ -179,7 +179,7 @@ class Moves:
                     self.display.pressed(shown, interaction)
                 else:
                     self.display.shown_privately(
-                        table, seat, interaction, rendered.embeds, rendered.view
+                        table, seat, interaction, rendered.embeds, rendered.view, moved=True
                     )
         if failed:
             self.display.unshown(table, seat, shown)  # the sync shows it instead
@@ -198,15 +198,21 @@ class Moves:
             in_dm = interaction.guild_id is None
             embeds, view = self.move_reply(outcome, in_dm=panel and in_dm)
 
+            # Whether the answer is the interaction's own message ("@original"), which its
+            # token may edit later: not a follow-up after the watchdog deferred a command.
+            original = panel
+
             async def answer() -> None:
+                nonlocal original
                 if panel:
                     await update(interaction, embeds=embeds, view=view)
                 else:
-                    await send(interaction, embeds=embeds, view=view)
+                    original = await send(interaction, embeds=embeds, view=view) is not None
 
-            # A command's reply shows the mover their move (set before it is sent, so that
-            # whoever sees the reply sees the DM hand left for it); without it, their DM does.
-            self.display.moved_by(table, seat, command=not panel)
+            # A private reply in the channel (a command's, or one whose button was pressed)
+            # shows the mover their move (set before it is sent, so that whoever sees the
+            # reply sees the DM hand left for it); without it, their DM does.
+            self.display.moved_by(table, seat, command=not in_dm)
             answered = await self.answer_in_time(answer, table)
             if not answered:
                 self.display.moved_by(table, seat, command=False)
@@ -215,8 +221,10 @@ class Moves:
                     self.display.remember(table, seat, message, embeds, view)
                     if in_dm:  # its answer edited the hand: so may its token, for a while
                         self.display.pressed(message, interaction)
-                if not in_dm:  # a private reply in the channel
-                    self.display.shown_privately(table, seat, interaction, embeds, view)
+                if not in_dm:  # a private reply in the channel: it carries their hand-off
+                    self.display.shown_privately(
+                        table, seat, interaction, embeds, view, moved=original
+                    )
             else:
                 self.display.unshown(table, seat, message)
         finally:

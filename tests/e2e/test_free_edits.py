@@ -5,11 +5,15 @@ itself, and the game goes on all the same."""
 
 from __future__ import annotations
 
+import random
+
 from bot.client import GinBot
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.test_quiet import PING, live_buttons
+from tests.fakediscord.interactions import InteractionResult
+from tests.gin.players import choose
 
 
 async def play_a_while(world: World, bot: GinBot, moves: int) -> Game:
@@ -66,3 +70,56 @@ async def test_an_expired_press_leaves_the_edit_to_the_bot(world: World, bot: Gi
     assert [m.id for m in live_buttons(fake, game.user(seat))] == [game.dm_panel(seat).id]
     assert not live_buttons(fake, game.user(1 - seat))  # the one who waits has none
     assert game.dm_panel(seat).components  # the hand-off came: the player's buttons
+
+
+async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
+    world: World, bot: GinBot
+) -> None:
+    """A player who moves by slash command is looking at the channel: their turn's hand-off
+    edits the private reply to their last move there (free, through its token), and their DM
+    hand is left as it is; the reply's buttons make the next move."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    await settle()
+    rng = random.Random(3)
+    replies: dict[int, InteractionResult] = {}
+    for _ in range(12):
+        action = choose(game.match.hand, "knocker", rng)
+        replies[action.seat] = await game.command(action)
+        await settle()
+    before = fake.rest.requests_by_place[DM_EDIT]
+    for _ in range(8):
+        action = choose(game.match.hand, "knocker", rng)
+        replies[action.seat] = await game.command(action)
+        await settle()
+    requests = fake.rest.requests_by_place
+    assert requests[DM_EDIT] == before, dict(requests)  # no DM hand was edited
+    seat = game.match.hand.turn
+    reply = replies[seat].message
+    assert reply is not None and reply.ephemeral
+    move = f"gin:mv:{table.id}:{table.token(seat)}:"
+    assert any(move in custom_id for custom_id in reply.custom_ids()), reply.custom_ids()
+    # Its buttons play: a move made on the reply is carried by it too.
+    action = choose(game.match.hand, "knocker", rng)
+    result = await game.button(action, message=reply)
+    assert "⚠️" not in result.text, result.text
+    await settle()
+    assert fake.rest.requests_by_place[DM_EDIT] == before
+
+
+async def test_a_reply_that_cannot_be_edited_leaves_the_hand_off_to_the_dm(
+    world: World, bot: GinBot
+) -> None:
+    fake = world.fake
+    fake.interaction_token_seconds = 0.0  # every reply's token has expired when it is used
+    game = Game(world, bot)
+    await game.start(world.alice, world.bob)
+    await settle()
+    rng = random.Random(3)
+    for _ in range(8):
+        await game.command(choose(game.match.hand, "knocker", rng))
+        await settle()
+    seat = game.match.hand.turn
+    assert fake.rest.requests_by_place[DM_EDIT] >= 3, dict(fake.rest.requests_by_place)
+    await game.wait_for_buttons(seat)  # the DM hand carried the hand-off
