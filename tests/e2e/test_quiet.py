@@ -8,7 +8,6 @@ import random
 
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind
-from cogs.gin.display import COMMAND_DM_SECONDS
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import settle
@@ -111,8 +110,11 @@ async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
     world: World, bot: GinBot
 ) -> None:
     """The command's private reply shows the move, so the mover's DM hand costs no edit of
-    its own then; it catches up by itself once COMMAND_DM_SECONDS have passed."""
+    its own then; it catches up by itself once ``command_dm_seconds`` have passed (45 s;
+    a few here)."""
     fake = world.fake
+    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
+    display.command_dm_seconds = 3.0
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
     await settle()
@@ -125,7 +127,7 @@ async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
     assert len(fake.message(dm.id).versions) == versions, "the mover's DM was edited at once"
     await fake.wait_for(
         lambda: "You passed on the upcard." in fake.message(dm.id).text,
-        timeout=COMMAND_DM_SECONDS + 10,
+        timeout=display.command_dm_seconds + 10,
         what="the DM hand to catch up",
     )
 
