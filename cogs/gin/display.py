@@ -74,7 +74,7 @@ DM_ATTEMPTS = 4  # syncs that try a new hand's DM before the channel takes over
 # After a move from the channel (a slash command, or a button on its reply), whose private
 # reply showed it, the mover's DM hand waits this long before it is edited on its own. Their
 # turn's hand-off edits that reply instead, while Discord lets it (see ``TableDisplay.carrier``).
-COMMAND_DM_SECONDS = 45.0
+COMMAND_DM_SECONDS = 20.0
 
 
 def transient(error: BaseException) -> bool:
@@ -367,6 +367,12 @@ class TableDisplay:
         The DM hand, left behind meanwhile, catches up later (``_reply_showed``)."""
         reply = self._carriers.get((table.id, seat))
         if reply is None:
+            return None
+        fleet = self.service.fleet
+        if fleet is not None and not fleet.receives_dms:
+            # Another process answers the presses on the DM hands, so what this one left
+            # behind there is not known here: the DM hand carries the turn, as it heals that.
+            del self._carriers[(table.id, seat)]
             return None
         match = table.match
         stale = time.monotonic() - reply.since > REPLY_EDIT_SECONDS
@@ -1040,7 +1046,10 @@ class TableDisplay:
         board = None if match is None else match.board_of(seat)
         if board is None or board.is_over or not board.actions:
             return False
-        return not self._handed_over(table, seat) or self.carrier(table, seat) is not None
+        if not self._handed_over(table, seat):
+            return True
+        # A player who looked away gets their turn's alert by DM instead (``_alert_due``).
+        return self.carrier(table, seat) is not None and self._looking(table, seat)
 
     async def _carried(self, table: Table, seat: int) -> bool:
         """For a DM hand left behind: True when it may stay so, as the player's turn has not
@@ -1137,8 +1146,9 @@ class TableDisplay:
             "message": message_id,
             "hand": number,
         }
-        self._shown[message_id] = rendered.shown
-        self._keys[message_id] = rendered.key
+        if message_id not in self._shown:  # an answer to a press on it may have come first
+            self._shown[message_id] = rendered.shown
+            self._keys[message_id] = rendered.key
         display.get("dm_closed", {}).pop(str(seat), None)
         turn = self._turn_begun(table, seat, first_too=True)
         if turn is not None:  # a hand sent fresh on the player's turn is that turn's alert

@@ -151,8 +151,11 @@ class Game:
         assert message is not None
         return message
 
-    async def wait_for_buttons(self, seat: int) -> Message:
-        """Wait until the player's DM hand message carries the buttons for the current move."""
+    async def wait_for_buttons(self, seat: int, *, dm_only: bool = False) -> Message:
+        """Wait until the player's DM hand message carries the buttons for the current move,
+        or, for a player who moved from the channel, the private reply that carries their
+        turn (``TableDisplay.carrier``); ``dm_only``, the DM hand, pressed to bring it up to
+        date if it was left behind."""
         assert self.table is not None
         table = self.table
 
@@ -164,7 +167,7 @@ class Game:
             message = self.fake.message(entry["message"])
             if message and any(prefix in c for c in message.custom_ids()):
                 return message
-            return None
+            return None if dm_only else carried_buttons(self.fake, self.bot, table, seat)
 
         def describe() -> str:
             entry = table.display.get("hands", {}).get(str(seat))
@@ -179,7 +182,9 @@ class Game:
         shown = ready()
         if shown is not None:
             return shown
-        await refresh_left_behind(self.fake, self.bot, table, seat, self.user(seat))
+        await refresh_left_behind(
+            self.fake, self.bot, table, seat, self.user(seat), dm_only=dm_only
+        )
         try:
             return await self.fake.wait_for(ready, what=f"seat {seat}'s buttons")
         except Exception as error:
@@ -218,17 +223,32 @@ class Game:
         return moves
 
 
+def carried_buttons(fake: FakeDiscord, bot: GinBot, table: Table, seat: int) -> Message | None:
+    """The private reply that carries the player's turn, when it shows its buttons."""
+    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
+    reply = display.carrier(table, seat)
+    record = None if reply is None else fake.interactions.get(reply.interaction.id)
+    message = None if record is None else fake.store.messages.get(record.response_message_id or 0)
+    prefix = f":{table.id}:{table.token(seat)}:"
+    if message and any(prefix in c for c in message.custom_ids()):
+        return message
+    return None
+
+
 async def refresh_left_behind(
-    fake: FakeDiscord, bot: GinBot, table: Table, seat: int, user: User
+    fake: FakeDiscord, bot: GinBot, table: Table, seat: int, user: User, *, dm_only: bool = False
 ) -> None:
     """A player whose DM hand was left behind by their moves by command presses one of its
     buttons (or picks from its menu), as a person coming back to it does: the message then
-    shows the hand as it is. Nothing happens for a hand the bot keeps up to date itself."""
+    shows the hand as it is. Nothing happens for a hand the bot keeps up to date itself, or
+    while their private reply in the channel carries their turn."""
     display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
     async with display.quiet(table):
         pass  # an edit of the hand in flight lands first (test players are quick)
     entry = table.display.get("hands", {}).get(str(seat))
     if not entry or not display.left_behind(table, seat):
+        return
+    if not dm_only and carried_buttons(fake, bot, table, seat) is not None:
         return
     await press_older(fake, user, fake.message(entry["message"]), table.id, table.token(seat))
 

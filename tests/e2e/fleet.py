@@ -167,7 +167,11 @@ async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: i
         tokens = [int(m[2]) for c in (shown.custom_ids() if shown else []) if (m := ours.match(c))]
         return any(t // TOKEN_HAND == token // TOKEN_HAND for t in tokens)
 
-    await fake.wait_for(this_hand, timeout=30, what="the hand's DM message")
+    def describe() -> str:
+        shown = [(m.id, m.text[:60], m.custom_ids()[:2]) for m in fake.dm_messages(user)[-3:]]
+        return f"the DM message of hand {token // TOKEN_HAND} (its last DMs: {shown})"
+
+    await fake.wait_for(this_hand, timeout=30, what=describe)
     message = newest()
     if message is not None and hand_message(fake, user, table_id, token) is None:
         await press_older(fake, user, message, table_id, token)

@@ -25,6 +25,7 @@ from tests.e2e.driver import Game, press_older
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.screens import Page, Screen
 from tests.fakediscord import FakeDiscord, Message, patch_discord
+from tests.fakediscord.interactions import InteractionResult
 from tests.gin.players import choose
 
 TOKEN = "fake.bot.token"
@@ -85,7 +86,9 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
         ours = [m for m in fake.channel_messages(world.channel) if m.author.id == fake.bot.id]
         return [frozen(m) for m in ours]
 
-    hand_shot = table_shot = showdown_shot = alert_shot = stale_shot = False
+    hand_shot = table_shot = showdown_shot = alert_shot = stale_shot = reply_shot = False
+    reply: InteractionResult | None = None  # Alice's last reply, waiting to carry her turn
+    reply_hand = 0
     while not game.match.is_over:
         hand = game.match.hand
         seat = hand.turn
@@ -111,6 +114,19 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
             alert_shot = True
         number = game.match.hand_number
         action = choose(hand, "knocker", rng)
+        if reply is not None and seat == alice_seat:
+            await settle()
+            if number == reply_hand and reply.message is not None:
+                title = "Alice plays by slash command: her turn comes back on her last reply"
+                shots.append(Shot("reply", title, [frozen(reply.message)]))
+                reply_shot = True
+            reply = None  # a hand that ended meanwhile: the next turn of hers tries again
+        late = stale_shot and not reply_shot and reply is None
+        if late and seat == alice_seat and hand.phase.name == "DISCARD":
+            reply, reply_hand = await game.command(action), number  # shown once Bob moved
+            assert "⚠️" not in reply.text, reply.text
+            await settle()
+            continue
         if hand_shot and not stale_shot and seat == alice_seat and hand.phase.name == "DRAW":
             # Alice draws by slash command, which leaves her DM hand as it was; then she
             # presses one of its buttons, from that earlier moment.

@@ -38,6 +38,12 @@ def never_said_nothing_changed(fake: FakeDiscord) -> None:
     assert not said, f"a reply said nothing changed after a move was made: {said}"
 
 
+def turn_by_dm(bot: GinBot, table: Table, seat: int) -> None:
+    """As if the player's last move was on their DM hand, whose edit then carries their turn
+    (after a move by command, the turn comes on its private reply instead)."""
+    bot.get_cog("GinCog").display.moved_by(table, seat, command=False)  # type: ignore[union-attr]
+
+
 async def discard_position(game: Game) -> tuple[int, Action]:
     """Play quiet moves until someone is to discard; their seat and a quiet discard."""
     await advance(game, lambda m: m.hand.phase is Phase.DISCARD)
@@ -48,7 +54,7 @@ async def discard_position(game: Game) -> tuple[int, Action]:
     # way a person coming back to it does (pressing it), before any fault is planned.
     assert game.table is not None
     if str(action.seat) in game.table.display.get("hands", {}):  # DMs open
-        await game.wait_for_buttons(action.seat)
+        await game.wait_for_buttons(action.seat, dm_only=True)
     return action.seat, action
 
 
@@ -124,6 +130,7 @@ async def test_one_503_on_the_next_players_buttons_is_mended(world: World, bot: 
     seat, action = await discard_position(game)
     waiting = dm_hand(fake, table, 1 - seat)
     bot.get_cog("GinCog").display.acted(table, 1 - seat)  # type: ignore[union-attr]
+    turn_by_dm(bot, table, 1 - seat)
     rule = fake.inject_fault("PATCH", f"/messages/{waiting.id}", status=503)
     result = await game.button(action)
     assert "⚠️" not in result.text, result.text
@@ -158,6 +165,7 @@ async def test_a_burst_of_429s_on_one_route_is_waited_out(world: World, bot: Gin
     table = await start_game(game, world.alice, world.bob)
     seat, action = await discard_position(game)
     waiting = dm_hand(fake, table, 1 - seat)
+    turn_by_dm(bot, table, 1 - seat)
     rule = fake.inject_rate_limit("PATCH", f"/messages/{waiting.id}", count=7, retry_after=0.05)
     result = await game.button(action)
     assert "⚠️" not in result.text, result.text

@@ -5,15 +5,12 @@ itself, and the game goes on all the same."""
 
 from __future__ import annotations
 
-import random
-
 from bot.client import GinBot
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import settle
+from tests.e2e.helpers_inputs import quiet_move, settle
 from tests.e2e.test_quiet import PING, live_buttons
 from tests.fakediscord.interactions import InteractionResult
-from tests.gin.players import choose
 
 
 async def play_a_while(world: World, bot: GinBot, moves: int) -> Game:
@@ -82,15 +79,14 @@ async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
     await settle()
-    rng = random.Random(3)
     replies: dict[int, InteractionResult] = {}
-    for _ in range(12):
-        action = choose(game.match.hand, "knocker", rng)
+    for _ in range(4):  # each player's first turn, whose hand-off comes by DM
+        action = quiet_move(game.match.hand)
         replies[action.seat] = await game.command(action)
         await settle()
     before = fake.rest.requests_by_place[DM_EDIT]
-    for _ in range(8):
-        action = choose(game.match.hand, "knocker", rng)
+    for _ in range(10):  # moves that keep the hand going: no showdown on the DM hands
+        action = quiet_move(game.match.hand)
         replies[action.seat] = await game.command(action)
         await settle()
     requests = fake.rest.requests_by_place
@@ -101,7 +97,7 @@ async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
     move = f"gin:mv:{table.id}:{table.token(seat)}:"
     assert any(move in custom_id for custom_id in reply.custom_ids()), reply.custom_ids()
     # Its buttons play: a move made on the reply is carried by it too.
-    action = choose(game.match.hand, "knocker", rng)
+    action = quiet_move(game.match.hand)
     result = await game.button(action, message=reply)
     assert "⚠️" not in result.text, result.text
     await settle()
@@ -116,9 +112,8 @@ async def test_a_reply_that_cannot_be_edited_leaves_the_hand_off_to_the_dm(
     game = Game(world, bot)
     await game.start(world.alice, world.bob)
     await settle()
-    rng = random.Random(3)
     for _ in range(8):
-        await game.command(choose(game.match.hand, "knocker", rng))
+        await game.command(quiet_move(game.match.hand))
         await settle()
     seat = game.match.hand.turn
     assert fake.rest.requests_by_place[DM_EDIT] >= 3, dict(fake.rest.requests_by_place)

@@ -110,7 +110,7 @@ async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
     world: World, bot: GinBot
 ) -> None:
     """The command's private reply shows the move, so the mover's DM hand costs no edit of
-    its own then; it catches up by itself once ``command_dm_seconds`` have passed (45 s;
+    its own then; it catches up by itself once ``command_dm_seconds`` have passed (20 s;
     a few here)."""
     fake = world.fake
     display = bot.get_cog("GinCog").display  # type: ignore[union-attr]

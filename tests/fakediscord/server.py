@@ -382,7 +382,10 @@ class FakeDiscord:
         return [r.latency for r in self.interactions.values() if r.latency is not None]
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = ""
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = 5.0,
+        what: str | Callable[[], str] = "",
     ) -> T:
         """Waits until `predicate()` is truthy, re-checked on every change; returns its value."""
         return await self.store.wait_for(predicate, timeout, what or repr(predicate))
