@@ -12,7 +12,7 @@ from bot.gin.hand import Action, ActionKind, Hand
 from bot.gin.match import Match
 from bot.tables import Table
 from tests.e2e.conftest import World
-from tests.e2e.driver import BUTTONS, play_card, refresh_left_behind
+from tests.e2e.driver import BUTTONS, carried_buttons, play_card, refresh_left_behind
 from tests.fakediscord import InteractionResult, Message, User
 from tests.gin.players import choose
 
@@ -101,7 +101,8 @@ class Seats:
             message = self.fake.message(entry["message"])
             if any(prefix in c for c in message.custom_ids()):
                 return message
-            return None
+            # A player who moved by command: their turn comes on their last private reply.
+            return carried_buttons(self.fake, self.bot, table, seat)
 
         shown = ready()
         if shown is not None:
