@@ -1252,6 +1252,10 @@ class TableDisplay:
             # Kept in memory: a restart at worst alerts once more; a failure above leaves
             # it unset, so the retried sync sends it.
             self._pinged[(table.id, turn[0])] = turn[1]
+            if self.carrier(table, seat) is not None:
+                # Their reply in the channel, if they come back there, shows the turn too
+                # (an interaction's own message: no call of the budget).
+                await self._update_reply(table, seat, self._carriers)
         else:
             await self._ping_turn(table)  # the DMs just closed: the channel tells them
 

@@ -118,3 +118,27 @@ async def test_a_reply_that_cannot_be_edited_leaves_the_hand_off_to_the_dm(
     seat = game.match.hand.turn
     assert fake.rest.requests_by_place[DM_EDIT] >= 3, dict(fake.rest.requests_by_place)
     await game.wait_for_buttons(seat)  # the DM hand carried the hand-off
+
+
+async def test_a_player_moving_by_command_who_looked_away_gets_the_alert_and_their_reply(
+    world: World, bot: GinBot
+) -> None:
+    """Their turn comes as a DM alert (a notification); their last reply in the channel shows
+    the turn too, for when they come back there."""
+    looked_away(bot)
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    await settle()
+    replies: dict[int, InteractionResult] = {}
+    for _ in range(6):
+        action = quiet_move(game.match.hand)
+        replies[action.seat] = await game.command(action)
+        await settle()
+    seat = game.match.hand.turn
+    alert = live_buttons(fake, game.user(seat))
+    assert alert and PING in alert[0].content
+    reply = replies[seat].message
+    assert reply is not None
+    move = f"gin:mv:{table.id}:{table.token(seat)}:"
+    assert any(move in custom_id for custom_id in reply.custom_ids()), reply.text
