@@ -131,7 +131,8 @@ async def three_table(world: World, bot: GinBot, **options: Any) -> Seats:
 async def test_three_players_play_to_the_end_and_the_deal_rotates(
     world: World, bot: GinBot
 ) -> None:
-    seats = await three_table(world, bot, target=50)
+    # To 100: at 50, one hand scoring two opponents' deadwood could end the match at once.
+    seats = await three_table(world, bot, target=100)
     assert seats.table is not None
     watch = Watch(world.fake, seats.table)
     dealers: list[tuple[int, int, bool]] = []  # (hand, dealer, last hand was void)
