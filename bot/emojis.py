@@ -29,6 +29,7 @@ REQUEST_SECONDS = 30.0
 """The most one request may take. discord.py waits out a 429 inside the request, so a request
 that takes longer is behind a long rate limit (or a failing Discord): the sync stops there."""
 MAX_EMOJIS = 30008  # Discord's "Maximum number of emojis reached"
+MAX_IMAGE_BYTES = 256 * 1024  # Discord refuses an emoji image larger than this
 REFUSALS_SHOWN = 3  # images Discord refused, named in the log line
 # What talking to Discord can fail with, short of a bug here: HTTP errors, a refused long rate
 # limit, no application id (not logged in), a closed session or a dropped connection.
@@ -144,6 +145,9 @@ class CardEmojis:
             if name in self._emojis:
                 continue
             image = await asyncio.to_thread(images.__getitem__, name)  # drawn off the loop
+            if len(image) > MAX_IMAGE_BYTES:  # Discord would refuse it: not worth a request
+                run.refused.append(f"{name} (over {MAX_IMAGE_BYTES // 1024} KiB)")
+                continue
             what = f"creating {name}"
             try:
                 created = await self._call(

@@ -32,7 +32,17 @@ from bot.render import (
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.display import TableDisplay
-from cogs.gin.errors import COMMITTED, disarm, funnel, handle_error, send, update, watch
+from cogs.gin.errors import (
+    COMMITTED,
+    PUBLIC_ANSWER,
+    disarm,
+    funnel,
+    handle_error,
+    send,
+    taken,
+    update,
+    watch,
+)
 from cogs.gin.languages import heard
 from cogs.gin.lobby import Lobbies
 from cogs.gin.moves import Moves
@@ -44,7 +54,10 @@ from cogs.gin.views import DYNAMIC_ITEMS, challenge_view, embed
 
 log = logging.getLogger(__name__)
 
-MAX_MATCH_NUMBER = 2**53  # Discord's largest integer option
+# A command whose answer is public when all goes well (a watchdog deferral shows it so).
+PUBLIC = {PUBLIC_ANSWER: True}
+
+MAX_MATCH_NUMBER = 2**53 - 1  # Discord's largest integer option (its Int53Type)
 
 # The options with a fixed set of values: the values stay what the code reads, the names are
 # what Discord shows (in the reader's language, through the command translator).
@@ -196,7 +209,7 @@ class GinCog(commands.Cog):
         """Every /gin command runs in a server channel: Discord hides them in DMs, but a
         command that arrives from a DM anyway is refused, not run. The command answers in
         the language of the player's Discord."""
-        heard(interaction)
+        taken(interaction)
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
         return True
@@ -239,7 +252,11 @@ class GinCog(commands.Cog):
 
     # --- challenges -----------------------------------------------------------------------
 
-    @gin.command(name="challenge", description=N_("Challenge someone to a match in this channel"))
+    @gin.command(
+        name="challenge",
+        description=N_("Challenge someone to a match in this channel"),
+        extras=PUBLIC,
+    )
     @app_commands.describe(
         opponent=N_("Who to play"),
         target=N_("Points to win (server default if left out)"),
@@ -358,11 +375,13 @@ class GinCog(commands.Cog):
         except BaseException:
             await self.service.decline(table, table.challenger.id)
             raise
-        if response is not None:
+        if response.message_id is not None:
             table.display["challenge"] = response.message_id
             await self.service.save_display(table)
 
-    @gin.command(name="practice", description=N_("Play a match against me, right now"))
+    @gin.command(
+        name="practice", description=N_("Play a match against me, right now"), extras=PUBLIC
+    )
     @app_commands.describe(
         level=N_("How well I play (default normal)"),
         mode=N_("Two players (default), three, two teams of two, or elimination"),
@@ -406,7 +425,11 @@ class GinCog(commands.Cog):
 
     # --- tables of more than two -----------------------------------------------------------
 
-    @gin.command(name="open", description=N_("Open a table here: three, two teams, or elimination"))
+    @gin.command(
+        name="open",
+        description=N_("Open a table here: three, two teams, or elimination"),
+        extras=PUBLIC,
+    )
     @app_commands.describe(
         mode=N_("Three players, two teams of two, or elimination (2 to 14)"),
         players=N_("Elimination: how many seats (2-14, default 6)"),
@@ -456,7 +479,9 @@ class GinCog(commands.Cog):
         table = self.service.require_table(str(interaction.channel_id))
         await self.lobbies.leave(interaction, table)
 
-    @gin.command(name="start", description=N_("Start the table open here (its host only)"))
+    @gin.command(
+        name="start", description=N_("Start the table open here (its host only)"), extras=PUBLIC
+    )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self.lobbies.start(interaction, table)
@@ -535,12 +560,16 @@ class GinCog(commands.Cog):
                 await self.display.sync(table)
                 self.opponent.nudge(table)
 
-    @gin.command(name="accept", description=N_("Accept the challenge in this channel"))
+    @gin.command(
+        name="accept", description=N_("Accept the challenge in this channel"), extras=PUBLIC
+    )
     async def accept(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self._accept(interaction, table, via_button=False)
 
-    @gin.command(name="decline", description=N_("Decline the challenge in this channel"))
+    @gin.command(
+        name="decline", description=N_("Decline the challenge in this channel"), extras=PUBLIC
+    )
     async def decline(self, interaction: discord.Interaction[Any]) -> None:
         table = self.service.require_table(str(interaction.channel_id))
         await self._decline(interaction, table, via_button=False)
@@ -799,7 +828,9 @@ class GinCog(commands.Cog):
     # --- moderation and server settings ---------------------------------------------------
 
     @gin.command(
-        name="end", description=N_("Close this channel's table with no result (moderators)")
+        name="end",
+        description=N_("Close this channel's table with no result (moderators)"),
+        extras=PUBLIC,
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         if not interaction.permissions.manage_messages:
@@ -947,7 +978,7 @@ class GinCog(commands.Cog):
 
     # --- standings --------------------------------------------------------------------------
 
-    @gin.command(name="leaderboard", description=N_("This server's best players"))
+    @gin.command(name="leaderboard", description=N_("This server's best players"), extras=PUBLIC)
     @app_commands.describe(
         sort=N_("Order by rating (default), matches won, or final scores (with bonuses)"),
         against_bot=N_("Show records against the bot instead"),
@@ -993,7 +1024,9 @@ class GinCog(commands.Cog):
         embeds, view = await self.records.page("replay", str(match), 0, interaction)
         await reply(interaction, embeds=embeds, view=view)
 
-    @gin.command(name="stats", description=N_("Match and hand statistics for a player"))
+    @gin.command(
+        name="stats", description=N_("Match and hand statistics for a player"), extras=PUBLIC
+    )
     @app_commands.describe(
         player=N_("Whose stats (default: yours)"),
         mode=N_("Which way of playing (default: the two-player game)"),

@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -35,7 +36,12 @@ HANDLED = "gin_handled"  # one of our handlers took the interaction
 ANSWERING = "gin_answering"  # an answer is on its way (set before its HTTP call)
 WATCH = "gin_watch"  # the watchdog's timer, dropped once the interaction has its answer
 DEFERRING = "gin_deferring"  # the watchdog is deferring it: answers wait for that to finish
+THINKING = "gin_thinking"  # deferred with "thinking…": True when private, False when public
 COMMITTED = "gin_committed"  # what a handler changed for good (a move), said with tr()
+
+# In a slash command's ``extras``: its answer is public when all goes well, so a watchdog
+# deferral shows "thinking…" to the channel rather than to the player alone.
+PUBLIC_ANSWER = "gin_public_answer"
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -63,6 +69,15 @@ async def _after_deferral(interaction: discord.Interaction[Any]) -> None:
             await deferring
 
 
+@dataclass(frozen=True)
+class Sent:
+    """Where an answer went: the message it made, and whether it is the interaction's own
+    response (which its token may edit as "@original"), not a follow-up."""
+
+    message_id: int | None
+    by_callback: bool
+
+
 async def send(
     interaction: discord.Interaction[Any],
     *,
@@ -71,8 +86,13 @@ async def send(
     ephemeral: bool = True,
     content: str | None = None,
     allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
-) -> discord.InteractionCallbackResponse[Any] | None:
-    """Answer with a new message, or follow up when the interaction was answered already."""
+) -> Sent:
+    """Answer with a new message, or follow up when the interaction was answered already.
+
+    After a "thinking…" deferral the first follow-up takes the place of that message and
+    keeps its privacy; an answer meant to be seen otherwise (a public challenge after a
+    private deferral, a private refusal after a public one) deletes it and follows up anew.
+    """
     interaction.extras[ANSWERING] = True
     await _after_deferral(interaction)
     kwargs: dict[str, Any] = {
@@ -84,10 +104,19 @@ async def send(
         kwargs["content"] = content
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-        return None
-    return await interaction.response.send_message(**kwargs)
+    if not interaction.response.is_done():
+        response = await interaction.response.send_message(**kwargs)
+        return Sent(_message_id(response), by_callback=True)
+    thinking = interaction.extras.pop(THINKING, None)
+    if thinking is not None and thinking != ephemeral:
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
+    message = await interaction.followup.send(wait=True, **kwargs)
+    return Sent(message.id, by_callback=False)
+
+
+def _message_id(response: discord.InteractionCallbackResponse[Any] | None) -> int | None:
+    return None if response is None else response.message_id
 
 
 async def update(
@@ -103,6 +132,12 @@ async def update(
         await interaction.edit_original_response(content=None, embeds=embeds, view=view)
         return
     await interaction.response.edit_message(content=None, embeds=embeds, view=view)
+
+
+def answers_publicly(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the slash command's answer is public when all goes well (``PUBLIC_ANSWER``)."""
+    command = interaction.command
+    return bool(command is not None and command.extras.get(PUBLIC_ANSWER))
 
 
 async def refuse(interaction: discord.Interaction[Any], reason: str | Phrase | GinError) -> None:
@@ -167,11 +202,17 @@ async def _answer_error(
         log.info("could not answer %s: %s", _describe(interaction), failure)
 
 
+def taken(interaction: discord.Interaction[Any]) -> None:
+    """One of our handlers has the interaction (a command, a button, a menu): if it is slow,
+    the watchdog defers it for the handler instead of apologising for it."""
+    interaction.extras[HANDLED] = True
+    heard(interaction)  # the answer and any error in the player's own language
+
+
 @asynccontextmanager
 async def funnel(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     """Run a component handler: every error it raises gets its private answer."""
-    interaction.extras[HANDLED] = True
-    heard(interaction)  # the answer and any error in the player's own language
+    taken(interaction)
     try:
         yield
     except Exception as error:
@@ -217,8 +258,10 @@ async def _rescue(interaction: discord.Interaction[Any]) -> None:
         if interaction.extras.get(HANDLED):
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                return
+            private = not answers_publicly(interaction)
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            interaction.extras[THINKING] = private
             return
         log.info("nothing handled %s; answering it", _describe(interaction))
         await interaction.response.send_message(

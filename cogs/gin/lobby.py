@@ -107,7 +107,7 @@ class Lobbies:
                     if practice or table.match is not None:
                         embeds.append(embed(self.started_panel(table)))
                 response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
-                if response is not None:
+                if response.message_id is not None:
                     table.display["challenge"] = response.message_id
                     await self.service.save_display(table)
             finally:

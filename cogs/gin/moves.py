@@ -207,7 +207,8 @@ class Moves:
                 if panel:
                     await update(interaction, embeds=embeds, view=view)
                 else:
-                    original = await send(interaction, embeds=embeds, view=view) is not None
+                    sent = await send(interaction, embeds=embeds, view=view)
+                    original = sent.by_callback
 
             # A private reply in the channel (a command's, or one whose button was pressed)
             # shows the mover their move (set before it is sent, so that whoever sees the

@@ -263,12 +263,28 @@ async def test_one_refused_image_does_not_stop_the_others(
     images["gin_7H"] = png_bytes() + bytes(300 * 1024)  # over Discord's 256 KiB
     images["gin_8H"] = b"not a picture at all"
     await registry.sync(client, images)
-    assert fake.rest.requests[CREATE] == 52  # the non-picture never left the bot
+    # Neither the picture too big for Discord nor the non-picture left the bot.
+    assert fake.rest.requests[CREATE] == 51
     assert_matches_the_fake(fake, registry, [n for n in NAMES if n not in ("gin_7H", "gin_8H")])
     assert registry.mention("gin_7H", "7♥") == "7♥"
     [line] = warnings(caplog)
     assert "2 of 53 cards have none" in line
-    assert "gin_7H (HTTP 400, code 50035" in line and "gin_8H (not an image)" in line
+    assert "gin_7H (over 256 KiB)" in line and "gin_8H (not an image)" in line
+
+
+async def test_an_image_discord_refuses_does_not_stop_the_others(
+    fake: FakeDiscord,
+    client: discord.Client,
+    registry: CardEmojis,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake.inject_fault("POST", "/emojis", status=400, code=50035, count=1)
+    await registry.sync(client, IMAGES)
+    assert fake.rest.requests[CREATE] == 53
+    assert_matches_the_fake(fake, registry, NAMES[1:])
+    [line] = warnings(caplog)
+    assert "1 of 53 cards have none" in line
+    assert f"{NAMES[0]} (HTTP 400, code 50035" in line
 
 
 async def test_the_whole_sync_has_a_time_limit(

@@ -186,8 +186,10 @@ class Responder:
             record.callback_type == CB_DEFERRED_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
         ):
-            # The first followup after a "thinking" defer replaces the loading message.
+            # The first followup after a "thinking" defer replaces the loading message (and
+            # keeps its privacy); once that message is deleted, a followup is a new message.
             return self.store.edit_message(original, body, files)
         message = self.store.create_message(
             record.channel,

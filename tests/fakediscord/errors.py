@@ -17,19 +17,31 @@ class ApiError(Exception):
     "In components.0.items: ..."); others go in a top-level `_errors`."""
 
     def __init__(
-        self, status: int, code: int, message: str, errors: list[str] | None = None
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: list[str] | None = None,
+        *,
+        reported: bool = False,
+        codes: list[str] | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}" + (f" {errors}" if errors else ""))
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors or []
+        # Discord's code for each reason (as in BASE_TYPE_MAX_LENGTH); INVALID where unknown.
+        self.codes = codes or ["INVALID"] * len(self.errors)
+        # A refusal a test planned (an injected fault), or one already recorded as a
+        # violation of Discord's spec: not to be recorded again.
+        self.planned = reported
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
             nested: dict[str, Any] = {}
-            for reason in self.errors:
+            for reason, code in zip(self.errors, self.codes, strict=True):
                 match = _FIELD_PATH.fullmatch(reason)
                 node = nested
                 message = reason
@@ -37,7 +49,7 @@ class ApiError(Exception):
                     message = match["message"]
                     for part in match["path"].split("."):
                         node = node.setdefault(part, {})
-                node.setdefault("_errors", []).append({"code": "INVALID", "message": message})
+                node.setdefault("_errors", []).append({"code": code, "message": message})
             body["errors"] = nested
         return body
 
@@ -46,8 +58,11 @@ def unknown(kind: str, code: int) -> ApiError:
     return ApiError(404, code, f"Unknown {kind}")
 
 
+INVALID_FORM_BODY = 50035
+
+
 def invalid_form(errors: list[str]) -> ApiError:
-    return ApiError(400, 50035, "Invalid Form Body", errors)
+    return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
 
 
 class FakeDiscordError(AssertionError):

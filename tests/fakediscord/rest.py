@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .errors import ApiError, unknown
+from .errors import INVALID_FORM_BODY, ApiError, unknown
 from .limits import Limiter, Verdict
+from .openapi import DiscordSpec, Violation
 from .store import UploadedFile
+from .validation import EMOJI_NAME_TAKEN
 
 if TYPE_CHECKING:
     from .interactions import InteractionRecord
@@ -40,6 +42,9 @@ def no_content() -> web.Response:
 
 
 FOREVER = -1
+
+# Refusals over what Discord holds rather than the request's shape.
+STATE_CONFLICTS = frozenset({EMOJI_NAME_TAKEN})
 
 
 @dataclass
@@ -74,8 +79,21 @@ class FaultRule:
 RateLimitRule = FaultRule  # the name older tests use
 
 
+# The request's parsed body, read once by the middleware.
+_BODY = web.RequestKey("fake_body", tuple)
+
+
 async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     """JSON bodies and multipart bodies (`payload_json` plus `files[n]`) alike."""
+    cached: tuple[Any, list[UploadedFile]] | None = request.get(_BODY)
+    if cached is not None:
+        return cached
+    parsed = await _parse_body(request)
+    request[_BODY] = parsed
+    return parsed
+
+
+async def _parse_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     if request.content_type.startswith("multipart/"):
         body: Any = {}
         files: dict[int, UploadedFile] = {}
@@ -107,6 +125,7 @@ class Rest:
         # The same, with " dm" or " channel" after routes of a channel: where the calls go.
         self.requests_by_place: Counter[str] = Counter()
         self.limiter = Limiter(fake.rate_limits)
+        self.spec = DiscordSpec.load()
 
     def build_app(self) -> web.Application:
         app = web.Application(middlewares=[self.middleware], client_max_size=64 * 1024 * 1024)
@@ -162,13 +181,15 @@ class Rest:
         self.requests[route] += 1
         self.requests_by_place[f"{route}{self._place(path)}"] += 1
         try:
+            if path.startswith(API):
+                await self._check_spec(request)
             for rule in self.rate_limits:
                 if rule.matches(request):
                     rule.take()
                     if rule.status == 429:
                         return self._rate_limited(rule)
                     message = _FAULT_MESSAGES.get(rule.status, "Error")
-                    raise ApiError(rule.status, rule.code, message)
+                    raise ApiError(rule.status, rule.code, message, reported=True)
             needs_auth = path.startswith(API) and not path.startswith(
                 (f"{API}/interactions/", f"{API}/webhooks/")
             )
@@ -181,8 +202,57 @@ class Rest:
             response.headers.update(verdict.headers)
             return response
         except ApiError as exc:
+            if exc.code == INVALID_FORM_BODY and not exc.planned:
+                # Refused by one of Discord's documented limits the spec does not express
+                # (a conflict with what Discord holds, as a name already taken, is no fault
+                # of the request's shape).
+                found = self.spec.find(request.method, path)
+                shown = found[0].route if found else route
+                reasons = list(zip(exc.errors, exc.codes, strict=True)) or [(exc.message, "")]
+                for reason, code in reasons:
+                    if code not in STATE_CONFLICTS:
+                        self.fake.record_violation(
+                            Violation(shown, "body", "documented limit", reason, code)
+                        )
             self.fake.record_error(request.method, path, exc.status, exc.body())
             return json_response(exc.body(), exc.status)
+
+    async def _check_spec(self, request: web.Request) -> None:
+        """Refuse, as Discord would, a request its published spec does not allow; each
+        way it breaks the spec is recorded for the test that caused it to fail on."""
+        if not self.fake.validate_requests:
+            return
+        body = (await read_body(request))[0] if request.body_exists else None
+        violations = self.spec.check(request.method, request.path, request.query, body)
+        if not violations:
+            return
+        for violation in violations:
+            self.fake.record_violation(violation)
+        self._fail_interaction(request, "; ".join(str(v) for v in violations))
+        if violations[0].where == "route":
+            if request.match_info.handler == self.unknown_route:
+                self.fake.unknown_routes.append(f"{request.method} {request.path_qs}")
+            raise ApiError(
+                404, 0, f"404: Not Found (no route {violations[0].route} in Discord's API)"
+            )
+        raise ApiError(
+            400,
+            INVALID_FORM_BODY,
+            "Invalid Form Body",
+            [_discord_reason(v) for v in violations],
+            reported=True,
+            codes=[v.code for v in violations],
+        )
+
+    def _fail_interaction(self, request: web.Request, reason: str) -> None:
+        """A refused answer to an interaction fails the test call waiting for it."""
+        parts = request.path.removeprefix(API).split("/")
+        record = None
+        if len(parts) > 3 and parts[1] in ("interactions", "webhooks"):
+            record = self.fake.interactions_by_token.get(parts[3])
+        if record is not None:
+            record.fail(f"refused: {reason}")
+            self.store.notify()
 
     def _place(self, path: str) -> str:
         """ " dm" or " channel" for a route of a known channel, else ""."""
@@ -483,6 +553,15 @@ _FAULT_MESSAGES = {
     502: "Bad Gateway",
     503: "Service Unavailable",
 }
+
+
+def _discord_reason(violation: Violation) -> str:
+    """A violation as a reason of a 400, its place named as Discord names a field:
+    `body.embeds[0].title` is `embeds.0.title`; a query or path parameter keeps its name."""
+    reason = f"{violation.rule} (got {violation.value})"
+    dotted = violation.where.replace("[", ".").replace("]", "")
+    place = dotted.removeprefix("body.").removeprefix("body")
+    return f"{place}: {reason}" if place else reason
 
 
 def _route_of(path: str) -> str:

@@ -43,12 +43,17 @@ from .models import (
     member_joined_at,
     png_bytes,
 )
+from .openapi import Violation
 from .rest import FOREVER, FaultRule, Rest
 from .store import Store
 from .validation import data_uri
 
 log = logging.getLogger("fakediscord")
 T = TypeVar("T")
+
+# Every fake made in this process, so a test's teardown can fail the test on a request
+# Discord would refuse (tests/conftest.py); the teardown empties it.
+CREATED: list[FakeDiscord] = []
 
 BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4
 SELECT_TYPES = (3, 5, 6, 7, 8)
@@ -68,8 +73,14 @@ class FakeDiscord:
         shard_count: int = 1,
         rate_limits: RateLimits | None = None,
         interaction_token_seconds: float = 15 * 60,
+        validate_requests: bool = True,
     ) -> None:
         self.store = Store()
+        # Every request is checked against Discord's published spec and documented limits;
+        # what Discord would refuse is refused, and kept in `violations` (see `CREATED`).
+        self.validate_requests = validate_requests
+        self.violations: list[Violation] = []
+        CREATED.append(self)
         # What GET /gateway/bot recommends, and how add_guild(shard=...) places guilds.
         self.shard_count = shard_count
         # Discord's rate limits: by default Discord's own figures (50 calls a second in all,
@@ -161,6 +172,16 @@ class FakeDiscord:
             "redirect_uris": [],
             "interactions_endpoint_url": None,
         }
+
+    def record_violation(self, violation: Violation) -> None:
+        """A request Discord would refuse: kept for the test that caused it to fail on."""
+        self.violations.append(violation)
+        log.error("the bot sent what Discord refuses: %s", violation)
+
+    def take_violations(self) -> list[Violation]:
+        """The violations so far, forgotten: for a test that sends a bad request on purpose."""
+        taken, self.violations = self.violations, []
+        return taken
 
     def record_error(self, method: str, path: str, status: int, body: Payload) -> None:
         self.errors.append((method, path, status, body))

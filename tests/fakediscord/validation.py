@@ -423,7 +423,8 @@ class FormError(ApiError):
 
     def __init__(self, fields: FieldProblems) -> None:
         flat = [f"{name}: {message}" for name, found in fields.items() for _, message in found]
-        super().__init__(400, 50035, "Invalid Form Body", flat)
+        codes = [code for found in fields.values() for code, _ in found]
+        super().__init__(400, 50035, "Invalid Form Body", flat, codes=codes)
         self.fields = fields
 
     def body(self) -> dict[str, Any]:

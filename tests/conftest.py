@@ -1,0 +1,37 @@
+"""Every test fails on a request the bot sent that Discord would refuse."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from tests.fakediscord import server
+from tests.fakediscord.openapi import Violation
+
+SHOWN = 20  # violations listed in a failure; the rest are counted
+
+
+def violations_report(violations: Sequence[Violation]) -> str | None:
+    """What a test that caused these violations fails with (None: there are none)."""
+    if not violations:
+        return None
+    lines = [str(v) for v in violations[:SHOWN]]
+    if len(violations) > SHOWN:
+        lines.append(f"... and {len(violations) - SHOWN} more")
+    return "the bot sent what Discord would refuse:\n  " + "\n  ".join(lines)
+
+
+@pytest.fixture(autouse=True)
+def discord_would_accept(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After the test (and its own fixtures' teardown), no fake it made saw a request that
+    breaks Discord's spec or its documented limits. A test of the fake itself that sends
+    such requests on purpose is marked `refused_on_purpose` and checks the refusals itself."""
+    server.CREATED.clear()
+    yield
+    fakes, server.CREATED[:] = list(server.CREATED), []
+    if request.node.get_closest_marker("refused_on_purpose") is not None:
+        return
+    report = violations_report([v for fake in fakes for v in fake.violations])
+    if report is not None:
+        pytest.fail(report, pytrace=False)
