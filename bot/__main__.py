@@ -8,11 +8,14 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 import discord
 
+from bot.art.artist import ARTIST
 from bot.client import make_bot
 from bot.config import Config, ConfigError, RedactToken, load_config
+from bot.store import StoreUnavailable
 
 log = logging.getLogger("bot")
 
@@ -33,33 +36,63 @@ def setup_logging(config: Config) -> None:
 async def run(config: Config) -> None:
     bot = make_bot(config)
     loop = asyncio.get_running_loop()
+    asked_to_stop = asyncio.Event()  # by a signal, not by the client giving up
+    stopping: set[asyncio.Future[None]] = set()
+
+    def stop() -> None:
+        asked_to_stop.set()
+        task = asyncio.ensure_future(bot.close())
+        stopping.add(task)
+        task.add_done_callback(stopping.discard)
+
     for signame in ("SIGTERM", "SIGINT"):
-        loop.add_signal_handler(
-            getattr(signal, signame), lambda: asyncio.ensure_future(bot.close())
-        )
+        loop.add_signal_handler(getattr(signal, signame), stop)
     async with bot:
-        stopped_by_itself = False
         try:
             await bot.start(config.token)
-        except discord.LoginFailure:
-            log.error("Discord refused the token: set a valid DISCORD_TOKEN (see README).")
-            raise SystemExit(1) from None
-        except discord.PrivilegedIntentsRequired:
-            log.error("Discord refused an intent; this bot asks for none that are privileged.")
-            raise SystemExit(1) from None
         except Exception as error:
-            log.critical("the Discord client stopped: %r", error)
-            log.critical("exiting with status 1, so a supervisor can restart the bot")
-            raise SystemExit(1) from None
+            if not asked_to_stop.is_set():
+                await bot.close()
+                stop_for(error)
+            # Stopped while starting (a signal during start-up): a clean stop all the same.
+            log.info("stopped while starting (%s)", type(error).__name__)
         finally:
-            stopped_by_itself = not bot.closing.is_set()
             await bot.close()  # the shutdown started by a signal runs to its end
-        if stopped_by_itself:
+        if not asked_to_stop.is_set():
             log.critical("the Discord client stopped by itself; exiting with status 1")
             raise SystemExit(1)
 
 
+def stop_for(error: Exception) -> NoReturn:
+    """Exit after the client failed: 2 for a setting to fix, 1 for a supervisor to retry."""
+    if isinstance(error, StoreUnavailable):
+        log.error("Cannot start: %s", error)
+        raise SystemExit(2) from None
+    if isinstance(error, discord.LoginFailure):
+        log.error("Discord refused the token: set a valid DISCORD_TOKEN (see README).")
+        raise SystemExit(1) from None
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        log.error("Discord refused an intent; this bot asks for none that are privileged.")
+        raise SystemExit(1) from None
+    log.critical("the Discord client stopped: %r", error)
+    log.critical("exiting with status 1, so a supervisor can restart the bot")
+    raise SystemExit(1) from None
+
+
+def stop_workers() -> None:
+    """The process is leaving: its picture worker goes now, warming up or not."""
+    ARTIST.close()
+
+
+def stop_now(signum: int, frame: object) -> None:
+    """SIGTERM or SIGINT before the event loop took them over: nothing to finish yet."""
+    raise SystemExit(0)
+
+
 def main() -> None:
+    # From the first moment a stop ends the process (as a container's PID 1, a signal with no
+    # handler would be ignored); once running, the loop's handlers shut down cleanly instead.
+    signal.signal(signal.SIGTERM, stop_now)
     try:
         config = load_config()
     except ConfigError as error:
@@ -67,8 +100,14 @@ def main() -> None:
         raise SystemExit(2) from None
     setup_logging(config)
     log.info("starting with database %s", config.database_shown)
-    with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=loop_factory()) as r:
-        r.run(run(config))
+    try:
+        with (
+            contextlib.suppress(KeyboardInterrupt),
+            asyncio.Runner(loop_factory=loop_factory()) as r,
+        ):
+            r.run(run(config))
+    finally:
+        stop_workers()
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:

@@ -102,11 +102,20 @@ class Artist:
         return data
 
     def close(self) -> None:
-        """Stops the worker (it is also stopped when the interpreter exits)."""
+        """Stops the worker at once, whatever it is doing: a shutdown never waits for a
+        picture or for the worker's warm-up (the interpreter's exit would join it)."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=1.0)
 
     def _executor(self) -> Executor:
         with self._lock:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from bot.store.base import Store, TableLock
-from bot.store.errors import ChannelBusy, StaleMove, StoreError
+from bot.store.errors import ChannelBusy, StaleMove, StoreError, StoreUnavailable
 from bot.store.postgres import POOL_SIZE, PostgresStore, is_postgres_url
 from bot.store.rows import (
     CLASSIC,
@@ -67,6 +67,7 @@ __all__ = [
     "StaleMove",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "TableChange",
     "TableLock",
     "TableRow",

@@ -21,3 +21,15 @@ class StaleMove(StoreError):
         super().__init__(f"match {match_id}: {detail}")
         self.match_id = match_id
         self.detail = detail
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be opened or created where the settings put it."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(
+            f"cannot open or create the database at {where} ({reason}): set GIN_DB to a file "
+            "in a folder the bot may write to (in Docker: under the /data volume, the default)"
+        )
+        self.where = where
+        self.reason = reason

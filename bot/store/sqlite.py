@@ -40,7 +40,7 @@ from bot.store import codec, writes
 from bot.store import queries as q
 from bot.store.base import Store, TableChanged, TableLock
 from bot.store.checkpoint import Checkpointer
-from bot.store.errors import ChannelBusy, StaleMove
+from bot.store.errors import ChannelBusy, StaleMove, StoreUnavailable
 from bot.store.migrate import apply_migrations
 from bot.store.reads import Params, SharedReads
 from bot.store.rows import (
@@ -101,11 +101,7 @@ class SqliteStore(SharedReads):
         """Connect, set the pragmas and apply pending migrations; a second call does nothing."""
         if self._conn is not None:
             return
-        if not _is_special(self.path):
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions, only the explicit ones below.
-        # check_same_thread=False: moves are written from the event loop's thread (see above).
-        conn = await aiosqlite.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn = await self._connect()
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute_fetchall("PRAGMA journal_mode=WAL")
@@ -123,6 +119,25 @@ class SqliteStore(SharedReads):
             await conn.close()
             raise
         self._conn = conn
+
+    async def _connect(self) -> aiosqlite.Connection:
+        """The connection, its file's folder made if need be; a path the bot cannot use is
+        named in the error, with what to do."""
+        where = str(self.path) if _is_special(self.path) else str(Path(self.path).resolve())
+        try:
+            if not _is_special(self.path):
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: no implicit transactions, only the explicit ones below.
+            # check_same_thread=False: moves are written from the event loop's thread.
+            conn = await aiosqlite.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreUnavailable(where, _reason(error)) from error
+        try:
+            await conn.execute_fetchall("PRAGMA user_version")  # a database it can read
+        except (OSError, sqlite3.Error) as error:
+            await conn.close()
+            raise StoreUnavailable(where, _reason(error)) from error
+        return conn
 
     async def close(self) -> None:
         """Write the queued moves, then close the connection; safe to call twice or before
@@ -588,3 +603,8 @@ def _first(rows: Iterable[sqlite3.Row]) -> sqlite3.Row | None:
 def _is_special(path: str | Path) -> bool:
     text = str(path)
     return text == ":memory:" or text == "" or text.startswith("file:")
+
+
+def _reason(error: BaseException) -> str:
+    """What the system said, without the path (the caller names it)."""
+    return getattr(error, "strerror", None) or str(error)

@@ -2,7 +2,9 @@
 
 Usage: ``python -m tests.fakediscord.bootstrap MODULE [ARGS...]`` with ``FAKE_DISCORD_HTTP``
 and ``FAKE_DISCORD_GATEWAY`` set (see ``FakeDiscord.env()``). A test starts the bot this way
-in a subprocess so that it can SIGKILL it and start it again on the same fake.
+in a subprocess so that it can SIGKILL it and start it again on the same fake. It also runs
+by its path with only discord.py at hand (``python bootstrap.py bot``, in the bot's image):
+it needs nothing but ``patching.py`` beside it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import os
 import runpy
 import sys
 
-from .patching import apply_patch
+try:
+    from .patching import apply_patch
+except ImportError:  # run by its path (`python /fake/bootstrap.py`, in a container)
+    from patching import apply_patch  # type: ignore[no-redef]
 
 
 def main(argv: list[str]) -> None:
