@@ -16,6 +16,7 @@ from bot.art.artist import ARTIST
 from bot.client import make_bot
 from bot.config import Config, ConfigError, RedactToken, load_config
 from bot.store import StoreUnavailable
+from bot.tables.thinker import THINKER
 
 log = logging.getLogger("bot")
 
@@ -80,8 +81,9 @@ def stop_for(error: Exception) -> NoReturn:
 
 
 def stop_workers() -> None:
-    """The process is leaving: its picture worker goes now, warming up or not."""
+    """The process is leaving: its picture and expert workers go now, busy or not."""
     ARTIST.close()
+    THINKER.close()
 
 
 def stop_now(signum: int, frame: object) -> None:

@@ -7,7 +7,7 @@ import contextlib
 import gc
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.backoff import ExponentialBackoff
@@ -21,8 +21,11 @@ from bot.emojis import CardEmojis
 from bot.pacing import Budget, install
 from bot.store import store_for
 from bot.store.postgres import PostgresStore
+from bot.store.tournament_base import TournamentStore
 from bot.tables import TableService
 from bot.tables.fleet import Fleet
+from bot.tables.thinker import THINKER
+from bot.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +86,10 @@ class GinBot(commands.Bot):
         )
         self.config = config
         self.store = store_for(config.database)
-        self.service = TableService(self.store, fleet=fleet_of(config))
+        THINKER.resize(config.expert_workers)
+        self.service = TableService(self.store, fleet=fleet_of(config), thinker=THINKER)
+        # Both stores implement the tournaments' interface too (checked in tournament_base).
+        self.tournaments = TournamentService(cast(TournamentStore, self.store))
         if self.service.fleet is None and isinstance(self.store, PostgresStore):
             self.store.announce = False  # alone on its database: no other process listens
         self.closing = asyncio.Event()
@@ -107,6 +113,7 @@ class GinBot(commands.Bot):
         if self.config.card_emojis:  # in the background: play never waits for emojis
             self.card_emojis.start_sync(self, CardImages())
         ARTIST.start()  # the showdown pictures' worker, warming up in the background
+        THINKER.start()  # the expert opponent's workers, likewise
         settle_garbage_collector()
 
     async def sync_commands(self) -> None:

@@ -46,6 +46,7 @@ class Shards:
 
 
 MAX_SHARDS = 65536
+MAX_EXPERT_WORKERS = 64
 
 
 def parse_shards(count_text: str, ids_text: str) -> Shards | None:
@@ -96,6 +97,8 @@ class Config:
     # GIN_REST_PER_SECOND: REST calls a second for the whole bot token (Discord allows 50
     # unless it raised the bot's limit); each process takes its shards' share.
     rest_per_second: float = 45.0
+    # GIN_EXPERT_WORKERS: processes that think out the expert opponent's moves, off the loop.
+    expert_workers: int = 1
 
     @property
     def rest_share(self) -> float:
@@ -124,13 +127,15 @@ class Config:
             f"Config(token=<hidden>, database={self.database_shown!r}, "
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r}, "
-            f"shards={self.shards!r}, rest_per_second={self.rest_per_second!r})"
+            f"shards={self.shards!r}, rest_per_second={self.rest_per_second!r}, "
+            f"expert_workers={self.expert_workers!r})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
     """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY,
-    GIN_CARD_EMOJIS, GIN_SHARD_COUNT, GIN_SHARD_IDS and GIN_REST_PER_SECOND (the real
+    GIN_CARD_EMOJIS, GIN_SHARD_COUNT, GIN_SHARD_IDS, GIN_REST_PER_SECOND and
+    GIN_EXPERT_WORKERS (the real
     environment wins over .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
@@ -178,6 +183,12 @@ def load_config(env_file: str | None = ".env") -> Config:
             f"token, a number from 1 to 10000 (45 leaves a margin under the usual 50), not "
             f"{rest_text!r}."
         )
+    workers_text = os.environ.get("GIN_EXPERT_WORKERS", "").strip() or "1"
+    if not workers_text.isdigit() or not 1 <= int(workers_text) <= MAX_EXPERT_WORKERS:
+        raise ConfigError(
+            f"GIN_EXPERT_WORKERS must be the number of processes that think out the expert "
+            f"opponent's moves, from 1 to {MAX_EXPERT_WORKERS}, not {workers_text!r}."
+        )
     shards = parse_shards(
         os.environ.get("GIN_SHARD_COUNT", ""), os.environ.get("GIN_SHARD_IDS", "")
     )
@@ -197,6 +208,7 @@ def load_config(env_file: str | None = ".env") -> Config:
         card_emojis=emojis_text == "on",
         shards=shards,
         rest_per_second=rest_per_second,
+        expert_workers=int(workers_text),
     )
 
 

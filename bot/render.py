@@ -15,6 +15,7 @@ from bot.gin.cards import format_cards
 from bot.gin.hand import Action, ActionKind, Hand, HandResult, Outcome, Phase
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.gin.melds import Arrangement, min_deadwood
+from bot.gin.modes import find_mode
 from bot.gin.settings import OklahomaAce, Settings, Variant
 from bot.i18n import LANGUAGES, N_, number, tr, tr_n, translate
 from bot.server_settings import ServerSettings, duration
@@ -91,7 +92,7 @@ def ordinal(place: int) -> str:
 
 def side_name(match: Match, side: int) -> str:
     """A player's name, or a team's: its two partners."""
-    if match.mode_name == "teams":
+    if match.mode.team_play:
         names = [p.name for s, p in enumerate(match.players) if match.side_of(s) == side]
         if len(names) == 2:
             # TRANSLATORS: a team named by its two partners, "Ann & Cal".
@@ -106,8 +107,8 @@ def team_label(match: Match, side: int) -> str:
 
 def scores_line(match: Match) -> str:
     """The running totals as the mode keeps them."""
-    mode = match.mode_name
-    if mode == "elimination":
+    mode = match.mode
+    if not mode.has_target:
         out = [f"{match.players[s].name} {ordinal(i)}" for i, s in enumerate(match.out, 1)]
         still = ", ".join(match.players[s].name for s in match.in_play)
         if out:
@@ -115,13 +116,13 @@ def scores_line(match: Match) -> str:
             # places, then who still plays.
             return tr("Out (safe): {out} · In play: {players}", out=", ".join(out), players=still)
         return tr("In play: {players}", players=still)
-    if mode == "teams":
+    if mode.team_play:
         scores = " · ".join(f"{side_name(match, s)} {_points(match, s)}" for s in (0, 1))
-        return _to_target(scores, match.settings.team_target)
+        return _to_target(scores, mode.target(match.settings))
     if match.is_hollywood:
         return hollywood_line(match)
     totals = " · ".join(f"{p.name} {_points(match, s)}" for s, p in enumerate(match.players))
-    return _to_target(totals, match.settings.target)
+    return _to_target(totals, mode.target(match.settings))
 
 
 def _to_target(scores: str, target: int) -> str:
@@ -204,6 +205,9 @@ def _points(match: Match, side: int) -> str:
 # --- the private hand ---------------------------------------------------------------------
 
 
+DESCRIPTION_LIMIT = 4096  # Discord's limit on an embed's description
+
+
 def hand_panel(
     match: Match,
     seat: int,
@@ -213,8 +217,33 @@ def hand_panel(
     hint: bool = True,
     face: Face = str,
     ends: int | None = None,
+    advice: str = "",
 ) -> Panel:
-    """A player's own hand, arranged, with deadwood, what they may do now and a discard hint."""
+    """A player's own hand, arranged, with deadwood, what they may do now and a discard hint
+    (``advice``: the coach's suggested move, a line of its own).
+
+    Cards are drawn by ``face`` (emojis, say) unless that would pass Discord's limit on an
+    embed's description (a table of 14, each player's turn told in emojis): then as text."""
+
+    def drawn(face: Face) -> Panel:
+        return _hand_panel(match, seat, where, note, hint, face, ends, advice)
+
+    panel = drawn(face)
+    if len(panel.body) > DESCRIPTION_LIMIT and face is not str:
+        panel = drawn(str)
+    return panel
+
+
+def _hand_panel(
+    match: Match,
+    seat: int,
+    where: str,
+    note: str,
+    hint: bool,
+    face: Face,
+    ends: int | None,
+    advice: str,
+) -> Panel:
     hand = match.board_of(seat)
     footer = scores_line(match) + (f" · {where}" if where else "")
     if hand is None:
@@ -223,22 +252,12 @@ def hand_panel(
             translate(match.mode.not_playing(match, seat)),
             footer,
         )
-    if match.mode_name == "elimination":
-        title = tr_n(
-            "Your hand · round {number} · {n} player",
-            "Your hand · round {number} · {n} players",
-            len(hand.seats),
-            number=match.hand_number,
-        )
-    else:
-        other = match.players[match.opponent_of(seat)].name
-        title = tr(
-            "Your hand · vs {opponent} · hand {number}", opponent=other, number=match.hand_number
-        )
+    mode = match.mode
+    title = _hand_title(match, seat, hand)
     lines = []
     if note:
         lines.append(f"**{note}**")
-    if match.mode_name == "teams":
+    if mode.team_play:
         partner = match.partners(seat)[0]
         name = match.players[partner].name
         if match.board_of(partner) is None:
@@ -248,7 +267,7 @@ def hand_panel(
             lines.append(
                 tr("Partner: {partner}, playing {opponent}", partner=name, opponent=opponent)
             )
-    acting = hand.turn == seat and not hand.is_over
+    acting = hand.turn == seat and not hand.is_over and not match.is_over
     if acting:
         lines.extend(others_turns(match, hand, seat, face))
     my_cards = hand.hands.get(seat, [])
@@ -267,15 +286,51 @@ def hand_panel(
         pile.append(tr("Stock: {count}", count=len(hand.stock)))
     if hand.turn == seat or len(hand.seats) == 2:  # many play: the pile moves on unseen
         lines.append(" · ".join(pile))
-    if match.mode_name == "elimination" and hand.turn == seat:
+    if mode.plays_rounds and hand.turn == seat:
         lines.append(_others_line(match, hand, seat))
     lines.append(_status_line(match, hand, seat, hint=hint))
+    if acting and advice:
+        lines.append(advice)
     if acting and ends is not None:  # Discord shows it in the reader's own time, counting down
         lines.append(tr("⏱️ Your turn ends <t:{ends}:R>.", ends=ends))
     return Panel(title, "\n".join(lines), footer, turn=acting)
 
 
+def _hand_title(match: Match, seat: int, hand: Hand) -> str:
+    if match.mode.plays_rounds:
+        return tr_n(
+            "Your hand · round {number} · {n} player",
+            "Your hand · round {number} · {n} players",
+            len(hand.seats),
+            number=match.hand_number,
+        )
+    other = match.players[match.opponent_of(seat)].name
+    return tr("Your hand · vs {opponent} · hand {number}", opponent=other, number=match.hand_number)
+
+
+def elsewhere_panel(match: Match, seat: int, *, where: str) -> Panel:
+    """A DM hand while its player plays from the channel: where their hand is now (their
+    latest private reply there), and how to play here again. No cards, no turn: the reply
+    is the one live hand."""
+    hand = match.board_of(seat)
+    footer = scores_line(match) + (f" · {where}" if where else "")
+    title = (
+        tr("Gin Rummy · hand {number}", number=match.hand_number)
+        if hand is None
+        else _hand_title(match, seat, hand)
+    )
+    body = tr(
+        "You're playing this hand in {where}: your cards and your turn are on your latest "
+        "private reply there. Press **Play here** to play it in this DM instead.",
+        where=where,
+    )
+    return Panel(title, body, footer)
+
+
 NEW_CARD = "🆕"  # marks the card just drawn
+# Between the mark and its card: no line may break there (a phone's narrow screen would
+# otherwise leave the mark at the end of one line and the card on the next).
+WORD_JOINER = "\u2060"
 OTHERS_SHOWN = 5  # players whose turns a hand message retells, at most
 
 
@@ -287,7 +342,7 @@ def hand_lines(arrangement: Arrangement, drawn: Card | None, face: Face = str) -
         out = []
         for card in cards:
             if card == drawn and not marked:
-                out.append(f"{NEW_CARD}{face(card)}")
+                out.append(f"{NEW_CARD}{WORD_JOINER}{face(card)}")
                 marked = True
             else:
                 out.append(face(card))
@@ -411,8 +466,10 @@ def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | Non
 
 
 def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
+    if match.is_over:  # ended mid-hand: a resignation, a forfeit (the result comes apart)
+        return tr("This match is over.")
     if hand.is_over:
-        if match.mode_name == "teams" and not match.is_over:
+        if match.mode.team_play and not match.is_over:
             return tr("Your game of this hand is over: waiting for the other game to finish.")
         return tr("This hand is over.")
     if hand.turn != seat:
@@ -519,12 +576,12 @@ def describe_action(match: Match, action: Action, hand: Hand | None = None) -> s
 
 def table_title(match: Match) -> str:
     n = match.hand_number
-    mode = match.mode_name
-    if mode == "elimination":
+    mode = match.mode
+    if mode.plays_rounds:
         return tr("Gin Rummy · elimination · round {number}", number=n)
-    if mode == "three":
+    if mode.dealer_sits_out:
         return tr("Gin Rummy · three players · hand {number}", number=n)
-    if mode == "teams":
+    if mode.team_play:
         first, second = side_name(match, 0), side_name(match, 1)
     else:
         first, second = match.players[0].name, match.players[1].name
@@ -572,7 +629,8 @@ def table_panel(match: Match, face: Face = str) -> Panel:
     """The public table: only what anyone at a real table could see."""
     footer = tr("Your cards come by DM · /gin hand shows them again")
     lines = [tr("**Score:** {scores}", scores=scores_line(match))]
-    if match.mode_name == "teams":
+    mode = match.mode
+    if mode.team_play:
         dealers = side_name(match, match.dealing_side)
         # TRANSLATORS: the hand's number, then the team that deals it ("Ann & Cal deal").
         lines.append(tr("**Hand {number}** · {team} deal", number=match.hand_number, team=dealers))
@@ -585,10 +643,10 @@ def table_panel(match: Match, face: Face = str) -> Panel:
     hand = match.hand
     dealer = match.players[hand.dealer].name
     n = match.hand_number
-    if match.mode_name == "elimination":
+    if mode.plays_rounds:
         lines.append(tr("**Round {number}** · {dealer} dealt", number=n, dealer=dealer))
         lines.append(_elimination_seats(match, hand))
-    elif match.mode_name == "three":
+    elif mode.dealer_sits_out:
         lines.append(tr("**Hand {number}** · {dealer} dealt and sits out", number=n, dealer=dealer))
     else:
         lines.append(tr("**Hand {number}** · {dealer} dealt", number=n, dealer=dealer))
@@ -663,10 +721,11 @@ def showdown_panel(
     are done the team's score for the hand. ``face`` draws the cards (emojis, or text
     beside a picture that shows them)."""
     names = [p.name for p in match.players]
-    if match.mode_name == "elimination":
+    mode = match.mode
+    if not mode.knocking:  # a gin took its player out: there is no showdown
         return _gin_out_panel(match, number, result, face)
     headline = _headline(names, result)
-    if match.mode_name == "teams":
+    if mode.team_play:
         # TRANSLATORS: a showdown's title: the hand, which of its two games, what happened.
         title = tr(
             "Hand {number}, game {game}: {headline}",
@@ -678,7 +737,7 @@ def showdown_panel(
         # TRANSLATORS: a showdown's title: the hand, then what happened ("Bob goes gin").
         title = tr("Hand {number}: {headline}", number=number, headline=headline)
     footer = scores_line(match)
-    team = team_hand_line(match, number) if match.mode_name == "teams" else ""
+    team = team_hand_line(match, number) if mode.team_play else ""
     if result.outcome is Outcome.VOID:
         body = tr("Nobody scores.") if team else tr("Nobody scores; the same dealer deals again.")
         return Panel(title, "\n".join(x for x in (body, team) if x), footer)
@@ -934,7 +993,8 @@ CHALLENGE_AGAIN = N_("Challenge again any time with /gin challenge.")
 
 def match_over_panel(match: Match, result: MatchResult) -> Panel:
     """Every player's place and final score with its breakdown, and the winner."""
-    if match.mode_name == "classic":
+    mode = match.mode
+    if mode.two_player_game:
         return _classic_over(match, result)
     names = [p.name for p in match.players]
     lines = []
@@ -943,7 +1003,7 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
             lines.append(tr("{name} resigned.", name=names[result.loser]))
         else:
             lines.append(tr("{name} ran out of time.", name=names[result.loser]))
-    if match.mode_name == "elimination":
+    if not mode.has_target:  # placed by going out, staying in, or leaving
         for seat in sorted(range(len(names)), key=lambda s: result.placings[s]):
             place = result.placings[seat]
             values = {"place": ordinal(place), "name": names[seat]}
@@ -965,7 +1025,7 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
     sides = sorted(range(len(result.final)), key=lambda side: place_of_side(match, result, side))
     for side in sides:
         place = place_of_side(match, result, side)
-        label = team_label(match, side) if match.mode_name == "teams" else names[side]
+        label = team_label(match, side) if mode.team_play else names[side]
         # TRANSLATORS: a line of the final standings: place, player or team, final score,
         # then how it adds up ("119 hand points + 100 game bonus + …").
         line = tr(
@@ -977,9 +1037,7 @@ def match_over_panel(match: Match, result: MatchResult) -> Panel:
         )
         lines.append(line)
     winner = (
-        team_label(match, match.side_of(result.winner))
-        if match.mode_name == "teams"
-        else names[result.winner]
+        team_label(match, match.side_of(result.winner)) if mode.team_play else names[result.winner]
     )
     if result.shutout:
         lines.append(tr("🏆 **{name} wins the match** — a shutout!", name=winner))
@@ -1018,7 +1076,7 @@ def _boxes_part(bonus: int, boxes: int) -> str:
 def _breakdown(match: Match, result: MatchResult, side: int) -> str:
     parts = _score_parts(result.points[side], result.game_bonus[side], result.shutout)
     boxes = match.hands_won[side]
-    if result.box_bonus[side] or boxes:
+    if result.box_bonus[side]:  # none after a resignation or a forfeit: no bonuses then
         parts.append(_boxes_part(result.box_bonus[side], boxes))
     return " + ".join(parts)
 
@@ -1224,6 +1282,8 @@ BOT_LEVELS: Mapping[str, str] = {
     "normal": N_("normal"),
     # TRANSLATORS: how well the bot plays, in "Gin Bot (bot, hard)".
     "hard": N_("hard"),
+    # TRANSLATORS: how well the bot plays, in "Gin Bot (bot, expert)".
+    "expert": N_("expert"),
 }
 
 
@@ -1247,8 +1307,8 @@ def lobby_panel(
     state: str = "open",
 ) -> Panel:
     """The public lobby: the seats taken and free, and how to join, leave and start."""
-    rules = server.rules
-    target = rules.team_target if mode == "teams" else rules.target
+    chosen = find_mode(mode)
+    target = chosen.target(server.rules)
     lines = [_lobby_opening(mode, target, mention)]
     for index in range(size):
         if index < len(seats):
@@ -1257,7 +1317,7 @@ def lobby_panel(
             # TRANSLATORS: a lobby's seat nobody has taken yet.
             lines.append(tr("{number}. *free*", number=index + 1))
     if state == "open":
-        if mode == "elimination":
+        if chosen.host_starts_early:
             how = tr(
                 "The host presses **Start** (at least 2 players); a full table starts by itself."
             )
@@ -1269,7 +1329,7 @@ def lobby_panel(
             duration=duration(server.challenge_seconds),
         )
         lines.append(f"{join} {how} {closes}")
-        if mode == "teams":
+        if chosen.team_play:
             lines.append(tr("Pick a side with **Join team 1/2**, or leave the sides to the cut."))
     if state == "started":
         title = tr("Gin Rummy table · started")
@@ -1283,7 +1343,8 @@ def lobby_panel(
 def _lobby_opening(mode: str, target: int, mention: str) -> str:
     """A lobby's first line: whose table it is, the mode and how far it plays."""
     label = translate(MODE_LABELS[mode])
-    if mention and mode == "elimination":
+    has_target = find_mode(mode).has_target
+    if mention and not has_target:
         # TRANSLATORS: {host} is the host's mention (their table); {mode} is "elimination".
         return tr(
             "{host} is open for **{mode}**, until one player is left.", host=mention, mode=label
@@ -1293,7 +1354,7 @@ def _lobby_opening(mode: str, target: int, mention: str) -> str:
         return tr(
             "{host} is open for **{mode}**, to {target}.", host=mention, mode=label, target=target
         )
-    if mode == "elimination":
+    if not has_target:
         return tr("A table is open for **{mode}**, until one player is left.", mode=label)
     return tr("A table is open for **{mode}**, to {target}.", mode=label, target=target)
 

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.gin.hand import HandResult, Outcome
+from bot.gin.modes import MODES, Mode
 from bot.i18n import N_, number, tr, translate
 from bot.render import Face, Panel, arrangement_text, ordinal
-from bot.store import HistoryRow, LeaderRow, PlayerStats, TableRow
+from bot.tables.records import HistoryRow, LeaderRow, PlayerStats, TableRow
 
 DOT = " · "  # between the parts of a title or a footer
 
@@ -79,6 +80,12 @@ def _titled(title: str, mode: str, *more: str) -> str:
     named = MODE_NAMES.get(mode)
     parts = [title, *([translate(named)] if named else []), *more]
     return DOT.join(parts)
+
+
+def _mode(name: str) -> Mode:
+    """The mode a record names; a name no mode has (an old or forged page button) reads as
+    the two-player game, as these pages always have."""
+    return MODES.get(name, MODES["classic"])
 
 
 def _not_yet(who: str) -> str:
@@ -152,21 +159,22 @@ def history_panel(
     title = _titled(tr("Recent matches of {who}", who=who), mode)
     if not rows:
         return Panel(title, _not_yet(who))
-    lines = [_history_line(row, mode) for row in rows]
+    chosen = _mode(mode)
+    lines = [_history_line(row, chosen) for row in rows]
     footer = [_page(page, pages)]
-    if mode != "elimination":
+    if chosen.has_target:  # elimination's scores are players outlasted
         footer.append(tr("scores are final scores, bonuses included"))
     footer.append("/gin replay match:<id>")
     return Panel(title, "\n".join(lines), DOT.join(footer))
 
 
-def _history_line(row: HistoryRow, mode: str) -> str:
+def _history_line(row: HistoryRow, mode: Mode) -> str:
     """One match of a player's history: its number, day, opponent or place, and score."""
     match, day = row.match_id, row.finished_at[:10]
     if row.opponent_id is None:  # more than two players: the place tells the result
-        if mode == "elimination":
+        if not mode.has_target:  # the final score counts the players placed below
             score = tr("outlasted {score}", score=row.final_score)
-        elif mode == "teams":
+        elif mode.team_play:
             score = tr("team final score {score}", score=row.final_score)
         else:
             score = tr("final score {score}", score=row.final_score)
@@ -210,7 +218,8 @@ def replay_panel(
     """
     known = STATUSES.get(row.status)
     status = translate(known) if known else row.status
-    mode = getattr(row, "mode", "classic")
+    mode_name = getattr(row, "mode", "classic")
+    mode = _mode(mode_name)
     if len(names) == 2:
         who = tr("{first} vs {second}", first=names[0], second=names[1])
     else:
@@ -218,7 +227,7 @@ def replay_panel(
     variant = VARIANT_NAMES.get(str((row.settings or {}).get("rules", {}).get("variant")))
     title = _titled(
         tr("Replay of match #{match}", match=row.id),
-        mode,
+        mode_name,
         *([variant] if variant else []),
         tr("{players} ({status})", players=who, status=status),
     )
@@ -231,7 +240,7 @@ def replay_panel(
         result = HandResult.from_dict(hand.result["result"])
         board = int(getattr(hand, "board", 0))
         dealer = names[hand.dealer_seat]
-        if mode == "elimination":
+        if not mode.knocking:  # the hand's gin took its player out
             lines.append(
                 tr("**Round {number}** · {dealer} dealt", number=hand.number, dealer=dealer)
             )
@@ -245,7 +254,7 @@ def replay_panel(
                 shown = arrangement_text(result.knocker_arrangement, face)
                 lines.append(f"› {winner}: {shown}")
             continue
-        if mode == "teams":
+        if mode.team_play:
             lines.append(
                 tr(
                     "**Hand {number}, game {game}** · {dealer} dealt",
@@ -343,7 +352,8 @@ def stats_panel(who: str, stats: PlayerStats | None, mode: str = "classic") -> P
     ]
     final_scores = number(stats.final_scores)
     average = number(stats.avg_final_score, 1)
-    if mode == "elimination":  # no knocks, so no undercuts, and no points: only gins count
+    chosen = _mode(mode)
+    if not chosen.knocking:  # no knocks, so no undercuts, and no points: only gins count
         lines += [
             tr(
                 "**Rounds:** {played} played · {gins} won by going gin",
@@ -357,7 +367,7 @@ def stats_panel(who: str, stats: PlayerStats | None, mode: str = "classic") -> P
             ),
         ]
         return Panel(title, "\n".join(lines), tr("Matches against the bot count here."))
-    if mode == "teams":
+    if chosen.team_play:
         played = tr(
             "**Games:** {played} played · {won} won (your game of each hand)",
             played=stats.hands_played,
@@ -388,7 +398,7 @@ def stats_panel(who: str, stats: PlayerStats | None, mode: str = "classic") -> P
         ),
     ]
     hand_points = number(stats.hand_points)
-    if mode == "teams":
+    if chosen.team_play:
         lines += [
             tr(
                 "**Team final scores:** {total} in all · {average} per match (bonuses included)",

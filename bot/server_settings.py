@@ -46,6 +46,8 @@ class ServerSettings:
     # What the channel's messages are written in (a catalogue of bot.i18n); "": the language
     # Discord says the server prefers.
     language: str = ""
+    # The role whose members may organise tournaments besides Manage Server ("": none).
+    tournament_role: str = ""
 
     def checked(self, names: set[str] | None = None) -> ServerSettings:
         """Raise SettingsError with a clear message when a value (of ``names``) is out of bounds."""
@@ -86,6 +88,7 @@ class ServerSettings:
             "provisional_matches": self.provisional_matches,
             "images": self.images,
             "language": self.language,
+            "tournament_role": self.tournament_role,
         }
 
     @classmethod

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.gin.display import (
-    LOOKING_MOST,
-    LOOKING_SECONDS,
-    PUBLIC_EDIT_INTERVAL,
-    next_public_edit,
-    watching_window,
-)
+from cogs.gin.screens.channel import PUBLIC_EDIT_INTERVAL, next_public_edit
+from cogs.gin.screens.handoff import LOOKING_MOST, LOOKING_SECONDS, watching_window
 
 
 def test_a_table_never_shown_is_edited_at_once() -> None:

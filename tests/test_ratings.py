@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, display_rating, rated, updated_ratings
 from bot.store import RatingRow
+from bot.tables.ratings import DEFAULT_MU, DEFAULT_SIGMA, display_rating, rated, updated_ratings
 
 G = "guild"
 

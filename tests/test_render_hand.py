@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.gin.cards import Card
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.gin.match import Match, Player
-from bot.render import NEW_CARD, hand_panel
+from bot.render import DESCRIPTION_LIMIT, NEW_CARD, WORD_JOINER, hand_panel
 
 
 def started() -> Match:
@@ -41,7 +41,7 @@ def test_the_card_just_drawn_is_marked_for_the_player_only_until_the_discard() -
     upcard = hand.upcard
     assert upcard is not None
     match.apply(Action(ActionKind.DRAW_DISCARD, taker))
-    assert f"{NEW_CARD}{upcard}" in hand_panel(match, taker).body
+    assert f"{NEW_CARD}{WORD_JOINER}{upcard}" in hand_panel(match, taker).body  # never apart
     other = next(s for s in hand.seats if s != taker)
     assert NEW_CARD not in hand_panel(match, other).body
     discard_any(match, avoid=upcard)
@@ -101,3 +101,40 @@ def test_the_knock_meter() -> None:
         assert f"Knock meter: {arrangement.deadwood_value}, knock at {limit} or less." in body
     else:
         assert "Knock meter:" in body or "Gin!" in body
+
+
+def test_a_table_of_fourteen_in_emojis_falls_back_to_text_within_discords_limit() -> None:
+    """Thirteen players with long names each holding cards taken from the pile, named with
+    custom emojis' long codes, pass Discord's 4,096 characters of an embed's description: the
+    hand is then drawn as text, which fits."""
+    # Discord's longest display names (32 characters).
+    players = [Player(str(n), f"{n:02d}".ljust(32, "x")) for n in range(14)]
+    assert all(len(p.name) == 32 for p in players)
+    match = Match.start(players, seed="fourteen", mode="elimination")
+    hand = match.hand
+    first = hand.turn
+    emoji = "<:gin_card_{}:1578541956529811469>".format
+    note, ends = "You drew a card from the stock.", 1_800_000_000
+
+    def in_emojis() -> str:
+        return hand_panel(match, first, note=note, face=lambda c: emoji(c), ends=ends).body
+
+    grew = []
+    for _ in range(40):  # rounds of turns: each seat takes the upcard and keeps it
+        while True:
+            seat = hand.turn
+            take = seat != first and hand.upcard is not None
+            match.apply(Action(ActionKind.DRAW_DISCARD if take else ActionKind.DRAW_STOCK, seat))
+            discard_any(match, avoid=hand.last_drawn)
+            if hand.turn == first or hand.is_over:
+                break
+        if hand.is_over:
+            break
+        body = in_emojis()
+        grew.append(len(body))
+        if "<:gin_" not in body:
+            break
+    body = in_emojis()
+    assert "<:gin_" not in body, str(grew)  # the emojis would not have fitted
+    assert len(body) <= DESCRIPTION_LIMIT
+    assert body == hand_panel(match, first, note=note, ends=ends).body

@@ -182,3 +182,26 @@ async def test_twenty_tables_at_once_do_not_interfere(service: TableService) -> 
     for table in tables:
         rows = await service.store.moves(table.id)
         assert len(rows) == table.move_count == 30 or table.status is Status.FINISHED
+
+
+async def test_a_match_opened_at_once_keeps_its_seats_and_its_seed(
+    service: TableService,
+) -> None:
+    closed: list[tuple[int, Status]] = []
+    service.closed_listeners.append(lambda table: closed.append((table.id, table.status)))
+    first = await service.open_match("9", "201", (BOB, ALICE), ServerSettings(), seed="round-1")
+    second = await service.open_match("9", "202", (CAROL, ALICE), ServerSettings(), seed="round-1")
+    for table in (first, second):
+        assert table.status is Status.PLAYING and table.deadline is not None  # turn clocks
+        assert table.match is not None and table.match.seed == "round-1"
+    assert [p.id for p in first.players] == [BOB.id, ALICE.id]  # seat 0 as given
+    assert first.match is not None and second.match is not None
+    # The same seed: the same cut, the same dealer and the same cards in each seat.
+    assert first.match.hand.dealer == second.match.hand.dealer
+    assert first.match.hand.hands == second.match.hand.hands
+    with pytest.raises(TableError, match="already has a game"):
+        await service.open_match("9", "201", (CAROL, BOB), ServerSettings())
+    await service.resign(first, ALICE.id)
+    assert closed == [(first.id, Status.FINISHED)]
+    await service.end(second)
+    assert closed[-1] == (second.id, Status.CANCELLED)

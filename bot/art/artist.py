@@ -22,6 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.art.showdown import ShowdownPicture, draw_showdown, warm_up
+from bot.pools import stop_now
 
 log = logging.getLogger(__name__)
 
@@ -106,16 +107,8 @@ class Artist:
         picture or for the worker's warm-up (the interpreter's exit would join it)."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.join(timeout=1.0)
+        if pool is not None:
+            stop_now(pool)
 
     def _executor(self) -> Executor:
         with self._lock:

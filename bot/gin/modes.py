@@ -56,6 +56,46 @@ class Mode:
     # variant's name is its value ``variant_name``.
     variant_refused: ClassVar[Phrase | None] = None
 
+    # What the service, the screens and the records ask of a mode instead of its name. Each
+    # mode declares every one of these itself (no default), so a new mode has to decide them.
+    #: The two-player game: a challenge between two people (or one and the bot), its records
+    #: (opponent, against the bot, the two-player rating) kept with the challenge, not per seat.
+    two_player_game: ClassVar[bool]
+    #: A table starts from a lobby that players join, not from a challenge one person answers.
+    opens_a_lobby: ClassVar[bool]
+    #: A hand may end by a knock and a showdown; without, only a gin ends it (elimination).
+    knocking: ClassVar[bool]
+    #: The match is played to a target score, with points, bonuses and final scores; without,
+    #: players are placed by going out (elimination), and a final score counts those below.
+    has_target: ClassVar[bool]
+    #: Each deal is a round that everyone still in plays together, so a hand has no single
+    #: opponent and the table lists who plays it; without, a hand is between two players.
+    plays_rounds: ClassVar[bool]
+    #: The dealer deals the other two and sits the hand out (three players).
+    dealer_sits_out: ClassVar[bool]
+    #: The two players may ask for a rematch once the match is over.
+    rematch_allowed: ClassVar[bool]
+    #: A resignation or a forfeit ends the match for the player's side; without, the player is
+    #: out, placed below everyone still in, and the others play on (elimination).
+    leaving_ends_match: ClassVar[bool]
+    #: The name of the setting that holds the points this mode plays to (``target`` below).
+    target_setting: ClassVar[str] = "target"
+
+    @property
+    def host_starts_early(self) -> bool:
+        """The host may start before every seat is taken (from ``min_players``); a mode of one
+        player count starts by itself once its table is full."""
+        return self.min_players < self.max_players
+
+    def target(self, settings: Settings) -> int:
+        """The points a side plays to under these settings."""
+        return settings.target
+
+    def rated_sides(self, match: Match, result: MatchResult) -> tuple[list[list[int]], list[int]]:
+        """The seats of each side a rating counts, and each side's place: everyone on their
+        own unless partners share a side."""
+        return [[seat] for seat in range(len(match.players))], list(result.placings)
+
     def check_settings(self, settings: Settings) -> None:
         """Refuse settings this mode cannot play: the two-player variants outside the
         two-player game."""
@@ -184,6 +224,14 @@ class Classic(Mode):
     name = "classic"
     label = "The two-player game"
     two_player_variants = True
+    two_player_game = True
+    opens_a_lobby = False
+    knocking = True
+    has_target = True
+    plays_rounds = False
+    dealer_sits_out = False
+    rematch_allowed = True
+    leaving_ends_match = True
 
     def start(
         self,
@@ -306,6 +354,14 @@ class Three(Mode):
         "game: set the variant to classic for this table."
     )
     min_players = max_players = default_players = 3
+    two_player_game = False
+    opens_a_lobby = True
+    knocking = True
+    has_target = True
+    plays_rounds = False
+    dealer_sits_out = True
+    rematch_allowed = False
+    leaving_ends_match = True
 
     def start(
         self,
@@ -417,6 +473,25 @@ class Teams(Mode):
     )
     min_players = max_players = default_players = 4
     team_play = True
+    two_player_game = False
+    opens_a_lobby = True
+    knocking = True
+    has_target = True
+    plays_rounds = False
+    dealer_sits_out = False
+    rematch_allowed = False
+    leaving_ends_match = True
+    target_setting = "team_target"
+
+    def target(self, settings: Settings) -> int:
+        """Teams play to their own, higher target."""
+        return settings.team_target
+
+    def rated_sides(self, match: Match, result: MatchResult) -> tuple[list[list[int]], list[int]]:
+        """Partners are one side: they win or lose together."""
+        seats = range(len(match.players))
+        sides = [[s for s in seats if match.side_of(s) == side] for side in (0, 1)]
+        return sides, [result.placings[match.partners(s)[0]] for s in (0, 1)]
 
     def start(
         self,
@@ -569,6 +644,14 @@ class Elimination(Mode):
     min_players = 2
     max_players = 14
     default_players = 6
+    two_player_game = False
+    opens_a_lobby = True
+    knocking = False
+    has_target = False
+    plays_rounds = True
+    dealer_sits_out = False
+    rematch_allowed = False
+    leaving_ends_match = False
 
     def start(
         self,

@@ -40,6 +40,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "SettingsError": None,
     "VariantNotAllowed": None,
     "TableError": None,
+    "TournamentError": None,
     # The engine's sentences that are not errors (``bot.gin.phrase``).
     "Phrase": None,
 }

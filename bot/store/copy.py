@@ -33,6 +33,18 @@ from bot.store.sqlite import SqliteStore
 
 # Parents before children, for the foreign keys.
 TABLES = ("players", "matches", "seats", "moves", "hands", "results", "ratings", "guild_settings")
+# Tournaments and seasons: counted here, as ``Store.counts`` leaves them out.
+EVENT_TABLES = (
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_pairings",
+    "season_schedules",
+    "season_settings",
+    "division_members",
+    "season_posts",
+)
+COPIED = TABLES + EVENT_TABLES
 # Rows read from SQLite at a time, so a large database is never all in memory.
 CHUNK = 5000
 
@@ -91,7 +103,7 @@ async def copy_database(source: Path, target: str, *, replace: bool = False) -> 
         snapshot = Path(folder) / "snapshot.sqlite3"
         await asyncio.to_thread(_snapshot, source, snapshot)
         async with SqliteStore(snapshot) as old, PostgresStore(target, max_size=2) as new:
-            held = {table: n for table, n in (await new.counts()).items() if n}
+            held = {table: n for table, n in (await _counts(new)).items() if n}
             if held and not replace:
                 rows = ", ".join(f"{n} {table}" for table, n in held.items())
                 raise CopyRefused(
@@ -99,7 +111,7 @@ async def copy_database(source: Path, target: str, *, replace: bool = False) -> 
                     "first, or copy into an empty database"
                 )
             await _copy_rows(old, new)
-            ours, theirs = await old.counts(), await new.counts()
+            ours, theirs = await _counts(old), await _counts(new)
             report.counts = {table: (ours[table], theirs[table]) for table in ours}
             await _compare(old, new, report)
     report.seconds = time.perf_counter() - started
@@ -116,9 +128,9 @@ def _snapshot(source: Path, snapshot: Path) -> None:
 
 async def _copy_rows(old: SqliteStore, new: PostgresStore) -> None:
     """Every table in one transaction on the target, emptied first."""
-    columns = {table: await _sqlite_columns(old, table) for table in TABLES}
+    columns = {table: await _sqlite_columns(old, table) for table in COPIED}
     async with new._opened().acquire() as conn, conn.transaction():
-        for table in TABLES:
+        for table in COPIED:
             theirs = await conn.fetch(
                 "SELECT column_name FROM information_schema.columns"
                 " WHERE table_schema = current_schema() AND table_name = $1",
@@ -126,8 +138,8 @@ async def _copy_rows(old: SqliteStore, new: PostgresStore) -> None:
             )
             if {r[0] for r in theirs} != set(columns[table]):
                 raise CopyRefused(f"the two databases' {table} tables have different columns")
-        await conn.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY")
-        for table in TABLES:
+        await conn.execute(f"TRUNCATE {', '.join(COPIED)} RESTART IDENTITY")
+        for table in COPIED:
             names = columns[table]
             last = -1
             while True:
@@ -146,8 +158,21 @@ async def _copy_rows(old: SqliteStore, new: PostgresStore) -> None:
             "SELECT setval(pg_get_serial_sequence('matches', 'id'),"
             " COALESCE(MAX(id), 0) + 1, false) FROM matches"
         )
+        await conn.execute(
+            "SELECT setval(pg_get_serial_sequence('tournaments', 'id'),"
+            " COALESCE(MAX(id), 0) + 1, false) FROM tournaments"
+        )
     async with new._opened().acquire() as conn:
         await conn.execute("ANALYZE")  # the planner's statistics, for the tables just filled
+
+
+async def _counts(store: SqliteStore | PostgresStore) -> dict[str, int]:
+    """``Store.counts`` and the rows of the tournament and season tables."""
+    counts = await store.counts()
+    for table in EVENT_TABLES:
+        rows = await store._all(f"SELECT COUNT(*) FROM {table}")
+        counts[table] = int(rows[0][0])
+    return counts
 
 
 async def _sqlite_columns(store: SqliteStore, table: str) -> list[str]:
@@ -180,6 +205,10 @@ async def _compare(old: SqliteStore, new: PostgresStore, report: Report) -> None
         report.ratings += len(ours_rated)
         if ours_rated != await new.get_ratings(guild, users, mode):
             report.differences.append(f"guild {guild}, mode {mode}: ratings differ")
+    for row in await old._all("SELECT id FROM tournaments ORDER BY id"):
+        tid = int(row[0])
+        if await old.get_tournament(tid) != await new.get_tournament(tid):
+            report.differences.append(f"tournament {tid} differs")
     if await old.open_tables() != await new.open_tables():
         report.differences.append("the open tables differ")
 

@@ -52,7 +52,7 @@ from bot.store.dialect import (
 )
 from bot.store.errors import ChannelBusy, StaleMove
 from bot.store.migrate import apply_postgres_migrations
-from bot.store.reads import Params, SharedReads
+from bot.store.reads import Params
 from bot.store.rows import (
     CLASSIC,
     ClosedChallenge,
@@ -69,6 +69,7 @@ from bot.store.rows import (
     TableChange,
     TableRow,
 )
+from bot.store.tournaments import PostgresTournaments
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ async def scratch_schema(url: str, prefix: str = "gin_scratch") -> AsyncIterator
             await conn.close()
 
 
-class PostgresStore(SharedReads):
+class PostgresStore(PostgresTournaments):
     """``Store`` on a PostgreSQL database, through a pool of ``min_size`` to ``max_size``
     connections (``store_for`` gives the bot ``POOL_SIZE`` of them from the start)."""
 

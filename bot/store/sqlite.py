@@ -42,7 +42,7 @@ from bot.store.base import Store, TableChanged, TableLock
 from bot.store.checkpoint import Checkpointer
 from bot.store.errors import ChannelBusy, StaleMove, StoreUnavailable
 from bot.store.migrate import apply_migrations
-from bot.store.reads import Params, SharedReads
+from bot.store.reads import Params
 from bot.store.rows import (
     CLASSIC,
     ClosedChallenge,
@@ -57,6 +57,7 @@ from bot.store.rows import (
     SeatRow,
     TableRow,
 )
+from bot.store.tournaments import SqliteTournaments
 from bot.store.worker import loop_connection, run_in_worker
 
 # The most moves one transaction writes: bounds how long a batch holds the connection.
@@ -73,7 +74,7 @@ class _Pending:
     taken: bool = False
 
 
-class SqliteStore(SharedReads):
+class SqliteStore(SqliteTournaments):
     """``Store`` on one SQLite file; ``":memory:"`` gives a throwaway database for tests."""
 
     def __init__(

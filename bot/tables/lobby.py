@@ -94,7 +94,7 @@ def check_join(table: Table, player: Player, team: int | None, *, open_here: boo
             seats=table.size,
         )
     if team is not None:
-        if table.mode_name != "teams":
+        if not table.mode.team_play:
             raise TableError("Teams are only picked at a teams table: join without `team`.")
         taken = sum(1 for seat in table.seats if seat.team == team)
         if taken >= TEAM_SIZE:

@@ -75,6 +75,43 @@ class Seat:
         return cls(Player(str(data["id"]), str(data["name"])), data.get("team"), data.get("bot"))
 
 
+# The keys of a table's saved JSON that are the service's: the turn clocks (``timer`` is the
+# single clock of an older version), and the seats with their names, the table's size and
+# host and the bot's level, so that a restart rebuilds any table. Every other key belongs to
+# the screens (the ids of the messages the table shows) and is kept as they left it.
+SERVICE_KEYS = frozenset({"timers", "timer", "seats", "names", "size", "host", "bot_level"})
+
+
+@dataclass(slots=True)
+class TableMeta:
+    """The service's own part of a table's saved JSON beside the seats: the turn clocks."""
+
+    timers: dict[str, dict[str, Any]] | None = None  # None: no clock saved yet
+    timer: dict[str, Any] | None = None  # a single clock saved by an older version
+
+    def set_timers(self, timers: dict[str, dict[str, Any]]) -> None:
+        self.timers = dict(timers)
+        self.timer = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.timers is not None:
+            data["timers"] = self.timers
+        if self.timer is not None:
+            data["timer"] = self.timer
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableMeta:
+        timers = data.get("timers")
+        return cls(None if timers is None else dict(timers), data.get("timer"))
+
+
+def screens_part(data: dict[str, Any]) -> dict[str, Any]:
+    """The screens' part of a table's saved JSON: every key that is not the service's."""
+    return {key: value for key, value in data.items() if key not in SERVICE_KEYS}
+
+
 @dataclass(slots=True)
 class Table:
     """A table in one channel: a challenge or lobby waiting to start, or a match in play.
@@ -94,7 +131,9 @@ class Table:
     host: str = ""  # the user id who opened the table (a lobby's host may change)
     match: Match | None = None
     move_count: int = 0
-    display: dict[str, Any] = field(default_factory=dict)
+    meta: TableMeta = field(default_factory=TableMeta)  # the service's saved keys
+    # The screens' saved keys (message ids), read and written by ``cogs.gin.screens``.
+    screen_ids: dict[str, Any] = field(default_factory=dict)
     deadline: datetime | None = None
     vs_bot: bool = False  # a seat is the bot's: the match is not rated
     created_at: datetime | None = None
@@ -104,6 +143,28 @@ class Table:
     committed: str | None = field(default=None, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
+    # --- what is saved beside the match ------------------------------------------------
+
+    @property
+    def display(self) -> dict[str, Any]:
+        """The table's saved JSON, as the store keeps it: the screens' message ids, the turn
+        clocks, and the seats (enough to rebuild the table after a restart)."""
+        data = dict(self.screen_ids)
+        data.update(self.meta.to_dict())
+        data["seats"] = [seat.to_dict() for seat in self.seats]
+        data["names"] = {str(i): seat.player.name for i, seat in enumerate(self.seats)}
+        data["size"] = self.size
+        data["host"] = self.host
+        if self.bot_seat is not None:  # the two-player game against the bot
+            data["bot_level"] = self.bot_level
+        return data
+
+    def load_display(self, data: dict[str, Any]) -> None:
+        """Take the clocks and the screens' ids from a saved JSON (the seats are read
+        apart: ``TableService`` rebuilds them with the match)."""
+        self.meta = TableMeta.from_dict(data)
+        self.screen_ids = screens_part(data)
+
     # --- who sits here -------------------------------------------------------------------
 
     @property
@@ -112,8 +173,8 @@ class Table:
 
     @property
     def is_lobby(self) -> bool:
-        """A table of a mode other than the two-player game that has not started."""
-        return self.status is Status.CHALLENGE and self.mode_name != "classic"
+        """A table of a mode that opens a lobby and has not started."""
+        return self.status is Status.CHALLENGE and self.mode.opens_a_lobby
 
     @property
     def players(self) -> tuple[Player, ...]:
@@ -151,7 +212,7 @@ class Table:
     def bot_seat(self) -> int | None:
         """The bot's seat in a two-player match against it (None otherwise)."""
         bots = self.bot_seats
-        return bots[0] if self.mode_name == "classic" and bots else None
+        return bots[0] if self.mode.two_player_game and bots else None
 
     @property
     def bot_level(self) -> str:

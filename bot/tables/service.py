@@ -28,13 +28,12 @@ from typing import Any, TypeVar
 import orjson
 
 from bot.gin import Card, IllegalMove
-from bot.gin.ai import bot_move
+from bot.gin.ai import bot_move, seat_view
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult, MoveReport, Player
 from bot.gin.modes import find_mode
 from bot.gin.settings import Variant
 from bot.i18n import N_
-from bot.ratings import updated_ratings
 from bot.server_settings import ServerSettings
 from bot.store import (
     OPEN_STATUSES,
@@ -62,9 +61,14 @@ from bot.tables.model import (
     Status,
     Table,
     TableError,
+    TableMeta,
     TimerEvent,
     TimerKind,
+    screens_part,
 )
+from bot.tables.ratings import updated_ratings
+from bot.tables.records import Records
+from bot.tables.thinker import OFF_LOOP_LEVELS, Thinker
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +112,12 @@ class TableService:
         clock: Callable[[], datetime] = _utc_now,
         *,
         fleet: Fleet | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
+        # Worker processes for the levels too slow to decide on the loop (None: inline).
+        self.thinker = thinker
+        self.records = Records(store)  # what the record pages read
         self.clock = clock
         self.fleet = fleet  # None: this process is the only one on its database
         # Called with a table another process changed, once this process caught up with it,
@@ -118,6 +126,9 @@ class TableService:
         self.changed_elsewhere: Callable[[Table, int | None, list[HeardOutcome]], None] | None = (
             None
         )
+        # Called with each table this process sees close (finished, ended, expired...), here
+        # or heard from another process: a tournament learns its matches' results so.
+        self.closed_listeners: list[Callable[[Table], None]] = []
         self._stale: dict[int, list[TableChange]] = {}  # heard changed elsewhere, in order
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._claimed: dict[int, datetime] = {}  # table -> until when another process acts
@@ -168,7 +179,8 @@ class TableService:
             host=str(display.get("host", row.challenger_id)),
             match=match,
             move_count=row.move_count,
-            display=display,
+            meta=TableMeta.from_dict(display),
+            screen_ids=screens_part(display),
             deadline=None if row.deadline is None else datetime.fromisoformat(row.deadline),
             vs_bot=row.vs_bot,
             created_at=datetime.fromisoformat(row.created_at),
@@ -267,8 +279,7 @@ class TableService:
         table.move_count = change.count
         _keep_last_hand(match)
         if heard.timers is not None:
-            table.display.pop("timer", None)
-            table.display["timers"] = dict(heard.timers)
+            table.meta.set_timers(heard.timers)
         if heard.change_deadline:
             deadline = heard.deadline
             table.deadline = None if deadline is None else datetime.fromisoformat(deadline)
@@ -329,18 +340,13 @@ class TableService:
             table.match = match
             table.committed = orjson.dumps(row.state).decode()
         table.move_count = row.move_count
-        if self.shows(table) and table.display:
-            display = dict(table.display)
-            for key in (*CLOCK_KEYS, "seats", "names", "size", "host"):
-                if key in row.display:
-                    display[key] = row.display[key]
-                else:
-                    display.pop(key, None)
-            table.display = display
-        else:
-            table.display = dict(row.display)
-        table.seats = _loaded_seats(row, table.display, table.match)
-        table.host = str(table.display.get("host", row.challenger_id))
+        # The service's keys are the stored ones; the message ids too, unless this process
+        # shows the table (then its own are the newest).
+        table.meta = TableMeta.from_dict(row.display)
+        if not (self.shows(table) and table.screen_ids):
+            table.screen_ids = screens_part(row.display)
+        table.seats = _loaded_seats(row, row.display, table.match)
+        table.host = str(row.display.get("host", row.challenger_id))
         table.deadline = None if row.deadline is None else datetime.fromisoformat(row.deadline)
         self._claimed.pop(table.id, None)
         status = Status(row.status)
@@ -474,6 +480,27 @@ class TableService:
                 await self._start(table)
         return table
 
+    async def open_match(
+        self,
+        guild_id: str,
+        channel_id: str,
+        players: tuple[Player, Player],
+        server: ServerSettings,
+        *,
+        seed: str | None = None,
+    ) -> Table:
+        """Open a two-player table whose match starts at once, nobody to accept it, the
+        seats in the order given (a tournament's pairing, seat 0 first), dealt from ``seed``
+        when one is given (a duplicate round: every table of the round cuts the same cards
+        and shuffles each hand the same)."""
+        seats = [Seat(players[0]), Seat(players[1])]
+        table = await self._open(
+            guild_id, channel_id, seats, server, "classic", 2, players[1].id, expires=False
+        )
+        async with table.lock:
+            await self._start(table, seed)
+        return table
+
     async def open_lobby(
         self,
         guild_id: str,
@@ -521,8 +548,13 @@ class TableService:
         mode: str,
         size: int,
         opponent_id: str,
+        *,
+        expires: bool = True,
     ) -> Table:
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        # The two-player game is recorded on the challenge itself (the bot as a player, its
+        # vs_bot flag, the store's default mode), and a practice has no answer to wait for.
+        two_player = find_mode(mode).two_player_game
         async with lock:
             existing = self.in_channel(channel_id)
             if existing is not None:
@@ -530,7 +562,7 @@ class TableService:
             created = self.clock()
             now = created.isoformat()
             for seat in seats:
-                if not seat.is_bot or mode == "classic":
+                if not seat.is_bot or two_player:
                     await self.store.upsert_player(seat.player.id, seat.player.name, now)
             vs_bot = any(seat.is_bot for seat in seats)
             host = seats[0].player
@@ -542,8 +574,8 @@ class TableService:
                     opponent_id,
                     server.to_dict(),
                     now,
-                    vs_bot=vs_bot and mode == "classic",
-                    **({} if mode == "classic" else {"mode": mode}),
+                    vs_bot=vs_bot and two_player,
+                    **({} if two_player else {"mode": mode}),
                 )
             except ChannelBusy:
                 raise TableError("This channel already has a game. Try another channel.") from None
@@ -560,10 +592,9 @@ class TableService:
                 vs_bot=vs_bot,
                 created_at=created,
             )
-            _save_seats(table)
             await self.save_display(table)
             self._register(table)
-            if not (vs_bot and mode == "classic"):
+            if expires and not (vs_bot and two_player):
                 await self._set_deadline(
                     table, created + timedelta(seconds=server.challenge_seconds)
                 )
@@ -644,7 +675,6 @@ class TableService:
             async with self._still_open(table):
                 table.seats.append(Seat(player, team=team))
                 await self.store.upsert_player(player.id, player.name, self._now())
-                _save_seats(table)
                 if len(table.seats) == table.size:
                     await self._start(table)
                     return True
@@ -665,7 +695,6 @@ class TableService:
                     return True
                 if table.host == user_id:
                     table.host = humans[0].player.id
-                _save_seats(table)
                 await self.save_display(table)
             return False
 
@@ -682,11 +711,12 @@ class TableService:
         """Around a change to a challenge or lobby (its lock held): the store writes it only
         while the table is still open as such. Refused (another process let it expire,
         say), the seats are put back, the table is read again, and the player is told."""
-        seats, host, display = list(table.seats), table.host, dict(table.display)
+        seats, host, display = list(table.seats), table.host, table.display
         try:
             yield
         except StaleMove:
-            table.seats, table.host, table.display = seats, host, display
+            table.seats, table.host = seats, host
+            table.load_display(display)
             row = await self.store.get_table(table.id)
             if row is None or row.status not in OPEN_STATUSES:
                 self._close(table, Status(row.status) if row is not None else Status.CANCELLED)
@@ -694,11 +724,15 @@ class TableService:
                 self._catch_up(table, row)
             raise TableError(CHALLENGE_GONE) from None
 
-    async def _start(self, table: Table) -> None:
+    async def _start(self, table: Table, seed: str | None = None) -> None:
         """Deal the first hand and commit it; the seats take the match's order. Lock held."""
-        teams = [seat.team for seat in table.seats] if table.mode_name == "teams" else None
+        teams = [seat.team for seat in table.seats] if table.mode.team_play else None
         match = Match.start(
-            [seat.player for seat in table.seats], table.settings, mode=table.mode_name, teams=teams
+            [seat.player for seat in table.seats],
+            table.settings,
+            seed,
+            mode=table.mode_name,
+            teams=teams,
         )
         by_id = {seat.player.id: seat for seat in table.seats}
         seated = [by_id[player.id] for player in match.players]
@@ -708,7 +742,6 @@ class TableService:
         table.match = match
         table.committed = orjson.dumps(state).decode()
         table.status = Status.PLAYING
-        _save_seats(table)
         await self._arm_turn_timers(table)
 
     # --- moves --------------------------------------------------------------------------------
@@ -842,8 +875,7 @@ class TableService:
             if report.result is not None:
                 self._close(table, Status.FINISHED)
             elif changed:
-                table.display["timers"] = timers
-                table.display.pop("timer", None)
+                table.meta.set_timers(timers)
                 table.deadline = deadline
                 self._claimed.pop(table.id, None)
                 if self.deadline_changed is not None:
@@ -862,20 +894,26 @@ class TableService:
             return None
         match = self._match(table)
         level = table.bot_level_of(seat) or "normal"
+        token = table.token(seat)  # a move made while the bot thinks makes its decision stale
         try:
-            action = bot_move(match, seat, level, rng)
+            if self.thinker is not None and level in OFF_LOOP_LEVELS:
+                action = await self.thinker.decide(seat_view(match, seat), level, rng)
+            else:
+                action = bot_move(match, seat, level, rng)
         except Exception:  # a strategy fault must never stall a table: play something legal
             log.exception("the bot's %s strategy failed at table %s", level, table.id)
             board = match.board_of(seat)
-            assert board is not None
-            action = board.legal_actions(seat)[0]
+            legal = [] if board is None else board.legal_actions(seat)
+            if not legal:
+                return None  # the hand moved on while the bot thought
+            action = legal[0]
         try:
             return await self.play(
                 table,
                 table.players[seat].id,
                 action.kind,
                 action.card,
-                expected_move=table.token(seat),
+                expected_move=token,
             )
         except TableError:
             return None  # a person moved or resigned meanwhile; nothing to do
@@ -937,21 +975,17 @@ class TableService:
         if table.vs_bot or table.bot_seats:
             return ()
         ids = [p.id for p in table.players]
-        if table.mode_name == "classic":
+        if table.mode.two_player_game:
             winner, loser = ids[result.winner], ids[1 - result.winner]
             current = await self.store.get_ratings(table.guild_id, [winner, loser])
             return updated_ratings(
                 table.guild_id, current.get(winner), current.get(loser), winner, loser
             )
-        from bot.ratings import rated
+        from bot.tables.ratings import rated
 
         match = self._match(table)
-        if table.mode_name == "teams":
-            sides = [[ids[s] for s in range(4) if match.side_of(s) == side] for side in (0, 1)]
-            ranks = [result.placings[match.partners(s)[0]] for s in (0, 1)]
-        else:
-            sides = [[user] for user in ids]
-            ranks = list(result.placings)
+        seats, ranks = match.mode.rated_sides(match, result)
+        sides = [[ids[s] for s in side] for side in seats]
         current = await self.store.get_ratings(table.guild_id, ids, mode=table.mode_name)
         return rated(table.guild_id, table.mode_name, current, sides, ranks)
 
@@ -974,6 +1008,8 @@ class TableService:
         table.status = status
         table.deadline = None
         self._unregister(table)
+        for listener in self.closed_listeners:
+            listener(table)
 
     def _seated(self, table: Table, user_id: str) -> int:
         seat = table.seat_of(user_id)
@@ -1022,12 +1058,12 @@ class TableService:
     def _match_end(table: Table, result: MatchResult) -> MatchEnd:
         match = table.match
         assert match is not None
-        teams = table.mode_name == "teams"
+        teams = table.mode.team_play
         seats = []
         for seat, player in enumerate(table.players):
             side = match.side_of(seat)
             extra: dict[str, Any] = {}
-            if table.mode_name != "classic":
+            if not table.mode.two_player_game:  # kept per seat, not with a challenge
                 extra = {
                     "place": result.placings[seat],
                     "team": side if teams else None,
@@ -1089,8 +1125,7 @@ class TableService:
     async def _arm_turn_timers(self, table: Table) -> None:
         """Start the clocks when a match starts."""
         timers, deadline = self._turn_timers(table)
-        table.display.pop("timer", None)
-        table.display["timers"] = timers
+        table.meta.set_timers(timers)
         await self.save_display(table, clocks=True)
         await self._set_deadline(table, deadline)
 
@@ -1160,10 +1195,9 @@ class TableService:
                 seat = -1
         if seat < 0:
             if self.shows(table):
-                table.display.pop("timer", None)
-                table.display["timers"] = timers
+                table.meta.set_timers(timers)
             else:
-                table.display = display
+                table.load_display(display)
             table.deadline = deadline
             self._claimed.pop(table.id, None)
             if self.deadline_changed is not None:
@@ -1314,25 +1348,14 @@ def _busy(table: Table) -> TableError:
     )
 
 
-def _save_seats(table: Table) -> None:
-    """The seats, size and host live in the display JSON: enough to rebuild a lobby or a
-    table after a restart, whatever its mode."""
-    table.display["seats"] = [seat.to_dict() for seat in table.seats]
-    table.display["names"] = {str(i): seat.player.name for i, seat in enumerate(table.seats)}
-    table.display["size"] = table.size
-    table.display["host"] = table.host
-    if table.mode_name == "classic" and table.bot_seat is not None:
-        table.display["bot_level"] = table.bot_level
-
-
 def _seat_rows(table: Table, seated: list[Seat]) -> dict[str, Any]:
     """The store's seat rows for a match of more than two players (two-player matches let the
     store derive them from the challenge)."""
-    if table.mode_name == "classic":
+    if table.mode.two_player_game:
         return {}
     from bot.store import SeatRow
 
-    teams = table.mode_name == "teams"
+    teams = table.mode.team_play
     rows = []
     for index, seat in enumerate(seated):
         team = (index % 2) if teams else None

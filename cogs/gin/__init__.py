@@ -1,36 +1,48 @@
-"""The Gin Rummy extension: slash commands, buttons and the upkeep of every table's messages."""
+"""The Gin Rummy extension: slash commands, buttons and the upkeep of every table's messages.
+
+How a move travels, for the next person to find their room: a button on a DM hand
+(``views.CardSelect.callback``: parse the custom id, one error funnel) or a slash command
+(``cog.GinCog.discard``) calls ``moves.Moves``, which asks the table service to play
+(``bot.tables``: engine, then store), answers the interaction with the mover's own screen
+(``screens.Screens.mover_reply``, ``answering``, ``answered``), then hands the table to
+``after.After.changed``: the players' notes, ``screens.Screens.sync`` (the players' lane,
+the player to act first as ``screens.handoff`` decides, then the channel's lane) and the
+bot's turn (``opponent.BotOpponent``). The bot's own moves, timers and moves heard from
+other processes take the same ``After`` path. Each module imports only those below it:
+
+    cog > options, moves, challenges, lobby, moderation, records, settings, timers > after
+    > opponent > screens (channel > private > replies > handoff > state > messages > ledger)
+    > views > errors > languages, people
+
+Tournaments and seasons are a cog of their own (/gin tournament is a group it adds to /gin;
+/gin-season could not fit in /gin and is a command of its own):
+
+    tournament_cog > tournament_commands > tournaments, seasons > rounds > after (and below)
+"""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from discord.ext import commands
 
-from bot.tables import Table
-from bot.tables.service import HeardOutcome
+from bot.tables import TableService
+from bot.tournaments import TournamentService
+from cogs.gin.after import After
 from cogs.gin.cog import GinCog
-from cogs.gin.languages import learn
+from cogs.gin.screens import Screens
+from cogs.gin.tournament_cog import TournamentCog
 
 
 async def setup(bot: commands.Bot) -> None:
-    cog = GinCog(bot)
+    app = cast(Any, bot)
+    service: TableService = app.service
+    screens = Screens(bot, service)
+    after = After(service, screens, app.closing, app.config.bot_delay)
+    tournaments: TournamentService = app.tournaments
+    cog = GinCog(bot, service, after, tournaments)
+    events = TournamentCog(bot, service, tournaments, after)
+    cog.gin.add_command(events.commands)  # /gin tournament
     await bot.add_cog(cog)
-
-    def changed_elsewhere(table: Table, seat: int | None, made: list[HeardOutcome]) -> None:
-        """Another process changed the table: show it, and play the bot's turn if it is
-        ours (``sync`` and ``nudge`` do nothing for a table another process shows). The
-        moves made here from what was heard leave the players' notes they would have left
-        here, and the mover's message edited by the answer to their click stays as it is:
-        their turns come on their DM hand again, not on a private reply in the channel."""
-        if seat is not None:
-            cog.display.acted(table, seat)  # they moved moments ago: they are looking
-        if cog.service.shows(table):
-            for heard in made:
-                if heard.language is not None:  # they clicked elsewhere: write in theirs
-                    learn(table.players[heard.outcome.seat].id, heard.language)
-                cog.moves.set_notes(heard.outcome)
-                if heard.shown_message is not None:  # a move on their DM hand: it is theirs
-                    cog.display.moved_by(table, heard.outcome.seat, command=False)
-                    cog.display.shown_elsewhere(table, heard.outcome.seat, heard.shown_message)
-        cog.display.sync_soon(table)
-        cog.opponent.nudge(table)
-
-    cog.service.changed_elsewhere = changed_elsewhere
+    await bot.add_cog(events)
+    service.changed_elsewhere = after.heard

@@ -44,14 +44,14 @@ class Languages:
             language = _people.get(player.id)
             if language is None:
                 continue
-            kept = table.display.setdefault(KEY, {})
+            kept = table.screen_ids.setdefault(KEY, {})
             if kept.get(player.id) != language:
                 kept[player.id] = language
 
     def of_player(self, table: Table, seat: int) -> str:
         """What a player's private messages are written in."""
         user_id = table.players[seat].id
-        language = _people.get(user_id) or table.display.get(KEY, {}).get(user_id)
+        language = _people.get(user_id) or table.screen_ids.get(KEY, {}).get(user_id)
         return language_for(language) if language else self.of_channel(table)
 
     def of_channel(self, table: Table) -> str:

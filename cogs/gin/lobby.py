@@ -9,24 +9,21 @@ table's first public message: it lists the seats while they fill, then says the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.gin.match import Player
+from bot.gin.modes import find_mode
 from bot.i18n import speaking, tr, translate
-from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel
+from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel, table_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
+from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.people import name_of, player_of
+from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import embed, lobby_view
-
-if TYPE_CHECKING:
-    from cogs.gin.display import TableDisplay
-    from cogs.gin.opponent import BotOpponent
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +41,13 @@ class Lobbies:
         self,
         client: discord.Client,
         service: TableService,
-        display: TableDisplay,
-        opponent: BotOpponent,
-        activity: Callable[[], AbstractAsyncContextManager[None]],
+        after: After,
     ) -> None:
         self.client = client
         self.service = service
-        self.display = display
-        self.opponent = opponent
-        self.activity = activity
+        self.after = after
+        self.screens = after.screens
+        self.activity = after.activity
 
     def panel(self, table: Table, state: str = "open") -> Panel:
         seats = [
@@ -102,18 +97,44 @@ class Lobbies:
                     "way by DM; `/gin hand` shows it here too."
                 )
             try:
-                with speaking(self.display.languages.of_channel(table)):
+                with speaking(self.screens.languages.of_channel(table)):
                     embeds, view = self.payload(table)
                     if practice or table.match is not None:
                         embeds.append(embed(self.started_panel(table)))
                 response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
                 if response.message_id is not None:
-                    table.display["challenge"] = response.message_id
+                    ScreenIds(table.screen_ids).challenge = response.message_id
                     await self.service.save_display(table)
             finally:
                 if table.match is not None:
-                    await self.display.sync(table)
-                    self.opponent.nudge(table)
+                    await self.after.changed(table)
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: str,
+        players: int | None,
+        bots: int,
+        level: str,
+        target: int | None,
+        team: int | None,
+    ) -> None:
+        """`/gin open`: a table of more than two, waiting for its seats to fill."""
+        server = await self.service.server_settings(str(interaction.guild_id))
+        if target is not None:
+            chosen = find_mode(mode)
+            if not chosen.has_target:
+                raise TableError("Elimination has no target: the last one left loses.")
+            server = server.with_changes(**{chosen.target_setting: target})
+        await self.open(
+            interaction,
+            mode,
+            server,
+            players=players,
+            bots=bots,
+            level=level,
+            team=None if team is None else team - 1,
+        )
 
     def started_panel(self, table: Table) -> Panel:
         # TRANSLATORS: what separates the names in a list of players.
@@ -178,17 +199,17 @@ class Lobbies:
         """After a seat changed: the lobby message shows it, the player hears, and a match
         that started is shown everywhere."""
         if started:
-            self.display.started(table)
+            self.screens.started(table)
             interaction.extras[COMMITTED] = tr(
                 "The match has started, but I couldn't say so here. Your hand is on its way "
                 "by DM; `/gin hand` shows it here too."
             )
         try:
-            with speaking(self.display.languages.of_channel(table)):
+            with speaking(self.screens.languages.of_channel(table)):
                 embeds, view = self.payload(table)
                 notice = [embed(self.started_panel(table))] if started else []
             on_lobby = interaction.message is not None and interaction.message.id == (
-                table.display.get("challenge")
+                ScreenIds(table.screen_ids).challenge
             )
             if on_lobby:
                 await update(interaction, embeds=embeds, view=view)
@@ -201,8 +222,7 @@ class Lobbies:
                 await send(interaction, embeds=[embed(Panel(tr("Seats"), done))])
         finally:
             if started:
-                await self.display.sync(table)
-                self.opponent.nudge(table)
+                await self.after.changed(table)
 
     async def refresh(
         self,
@@ -211,7 +231,7 @@ class Lobbies:
         view: discord.ui.View | None = None,
     ) -> None:
         """Edit the lobby message to show the table as it is now."""
-        message_id = table.display.get("challenge")
+        message_id = ScreenIds(table.screen_ids).challenge
         if message_id is None:
             return
         if embeds is None:
@@ -221,3 +241,17 @@ class Lobbies:
             await channel.get_partial_message(message_id).edit(embeds=embeds, view=view)
         except discord.HTTPException:
             log.info("could not update the lobby message of table %s", table.id)
+
+    async def show(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """`/gin table`: the channel's table (or lobby), privately."""
+        if table.match is None:
+            if table.is_lobby:
+                await send(interaction, embeds=self.payload(table)[0])
+                return
+            raise TableError(
+                "{challenger} has challenged {opponent}; the game starts when the challenge is "
+                "accepted.",
+                challenger=table.challenger.name,
+                opponent=table.opponent.name,
+            )
+        await send(interaction, embeds=[embed(table_panel(table.match))])

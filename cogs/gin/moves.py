@@ -1,34 +1,33 @@
 """The one move path: a slash command or a button, checked and committed, answered, then shown.
 
 Once the table service has committed a move, the move stands whatever Discord does next: the
-answer to the interaction gets ``ANSWER_GRACE`` seconds, and the sync of every screen (the
-mover's own hand included, when the answer did not show it) and the bot's next turn run after
-it in any case. An answer that fails, or is still retrying, never leaves a screen behind.
+answer to the interaction gets ``ANSWER_GRACE`` seconds, and what follows every change
+(``After.changed``: the screens, the mover's own hand included when the answer did not show
+it, and the bot's next turn) runs after it in any case. An answer that fails, or is still
+retrying, never leaves a screen behind.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
+from discord import app_commands
 
-from bot.gin import Card, parse_card
-from bot.gin.hand import ActionKind
+from bot.gin import Card, GinError, parse_card
+from bot.gin.hand import ActionKind, Phase
+from bot.gin.phrase import Phrase
 from bot.i18n import N_, language, tr
-from bot.render import showdown_panel
+from bot.render import Panel, discard_choices
 from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
+from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.views import embed
-
-if TYPE_CHECKING:
-    from cogs.gin.display import TableDisplay
-    from cogs.gin.opponent import BotOpponent
 
 log = logging.getLogger(__name__)
 
@@ -39,26 +38,8 @@ ANSWER_GRACE = 2.5
 GAME_OVER = N_(
     "This game is over; its buttons no longer do anything. Start a new one with `/gin challenge`."
 )
-
-
-def done_text(outcome: MoveOutcome) -> str:
-    """What the mover did, in their own words (their private hand's note), in the language
-    in force."""
-    action = outcome.action
-    match action.kind:
-        case ActionKind.PASS:
-            return tr("You passed on the upcard.")
-        case ActionKind.DRAW_STOCK:
-            return tr("You drew {card} from the stock.", card=outcome.drawn)
-        case ActionKind.DRAW_DISCARD:
-            return tr("You took {card} from the discard pile.", card=outcome.drawn)
-        case ActionKind.DISCARD:
-            return tr("You discarded {card}.", card=action.card)
-        case ActionKind.KNOCK:
-            return tr("You knocked, discarding {card} face down.", card=action.card)
-        case ActionKind.BIG_GIN:
-            return tr("You declared Big Gin!")
-    raise KeyError(action.kind)
+EARLIER = N_("That button was from an earlier moment of the game: this is your hand now.")
+HERE = N_("Your hand is here again: play it with these buttons.")
 
 
 def _made(outcome: MoveOutcome) -> str:
@@ -95,26 +76,28 @@ def committed_text(outcome: MoveOutcome) -> str:
     )
 
 
-class Moves:
-    """Makes moves for people: commands in the channel, buttons and menus on private hands."""
+def refusal(reason: str | Phrase) -> TableError:
+    """A refusal in the engine's words: a Phrase keeps its template and values, so the
+    edge shows it in the reader's language."""
+    if isinstance(reason, Phrase):
+        return TableError(reason.template, **reason.values)
+    return TableError(reason)
 
-    def __init__(
-        self,
-        service: TableService,
-        display: TableDisplay,
-        opponent: BotOpponent,
-        activity: Callable[[], AbstractAsyncContextManager[None]],
-    ) -> None:
+
+class Moves:
+    """Makes moves for people: commands in the channel, buttons and menus on private hands;
+    shows a player their hand; takes a resignation."""
+
+    def __init__(self, service: TableService, after: After) -> None:
         self.service = service
-        self.display = display
-        self.opponent = opponent
-        self.activity = activity
+        self.after = after
+        self.screens = after.screens
 
     async def by_command(
         self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
     ) -> None:
         """A move by slash command in the table's channel."""
-        async with self.activity():
+        async with self.after.activity():
             table = self.service.require_table(str(interaction.channel_id))
             card = None if card_text is None else parse_card(card_text)
             outcome = await self.service.play(table, str(interaction.user.id), kind, card)
@@ -129,7 +112,7 @@ class Moves:
         card: Card | None,
     ) -> None:
         """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
-        async with funnel(interaction), self.activity():
+        async with funnel(interaction), self.after.activity():
             table = await self.service.find(table_id)  # opened by another process, maybe
             if table is None:
                 raise TableError(GAME_OVER)
@@ -161,30 +144,7 @@ class Moves:
         seat = table.seat_of(str(interaction.user.id)) if match is not None else None
         if match is None or match.is_over or seat is None or match.board_of(seat) is None:
             return False
-        said = tr("That button was from an earlier moment of the game: this is your hand now.")
-        shown = interaction.message.id if interaction.message is not None else None
-        async with self.display.quiet(table):  # no older edit of this message lands after
-            last = self.display.note(table, seat)
-            note = f"{said} {last}" if last else said  # here only: a move's answer says its own
-            key = self.display.private_key(table, seat, note=note)
-            rendered = self.display.private_hand(table, seat, key)
-            try:
-                await update(interaction, embeds=rendered.embeds, view=rendered.view)
-            except (discord.HTTPException, aiohttp.ClientError):
-                failed = True
-            else:
-                failed = False
-                if interaction.guild_id is None and shown is not None:
-                    self.display.remember(table, seat, shown, rendered.embeds, rendered.view)
-                    self.display.pressed(shown, interaction)
-                else:
-                    self.display.shown_privately(
-                        table, seat, interaction, rendered.embeds, rendered.view, moved=True
-                    )
-        if failed:
-            self.display.unshown(table, seat, shown)  # the sync shows it instead
-            self.display.moved_by(table, seat, command=False)
-            await self.display.sync(table)
+        await self.screens.show_now(interaction, table, seat, tr(EARLIER))
         return True
 
     async def _answer_and_show(
@@ -193,44 +153,42 @@ class Moves:
         table, seat = outcome.table, outcome.seat
         interaction.extras[COMMITTED] = committed_text(outcome)
         message = interaction.message.id if panel and interaction.message is not None else None
+        screens = self.screens
         try:
-            self.set_notes(outcome)
+            self.after.note(outcome)
             in_dm = interaction.guild_id is None
-            embeds, view = self.move_reply(outcome, in_dm=panel and in_dm)
+            embeds, view = screens.mover_reply(outcome, in_dm=panel and in_dm)
 
             # Whether the answer is the interaction's own message ("@original"), which its
             # token may edit later: not a follow-up after the watchdog deferred a command.
             original = panel
 
             async def answer() -> None:
-                nonlocal original
+                nonlocal original, message
                 if panel:
                     await update(interaction, embeds=embeds, view=view)
                 else:
                     sent = await send(interaction, embeds=embeds, view=view)
-                    original = sent.by_callback
+                    original, message = sent.by_callback, sent.message_id
 
             # A private reply in the channel (a command's, or one whose button was pressed)
-            # shows the mover their move (set before it is sent, so that whoever sees the
-            # reply sees the DM hand left for it); without it, their DM does.
-            self.display.moved_by(table, seat, command=not in_dm)
-            answered = await self.answer_in_time(answer, table)
-            if not answered:
-                self.display.moved_by(table, seat, command=False)
-            if answered:
-                if message is not None:
-                    self.display.remember(table, seat, message, embeds, view)
-                    if in_dm:  # its answer edited the hand: so may its token, for a while
-                        self.display.pressed(message, interaction)
-                if not in_dm:  # a private reply in the channel: it carries their hand-off
-                    self.display.shown_privately(
-                        table, seat, interaction, embeds, view, moved=original
-                    )
-            else:
-                self.display.unshown(table, seat, message)
+            # shows the mover their move and is their live hand from now (said before it is
+            # sent, so that no sync edits their DM hand back to life meanwhile); an answer
+            # on their DM hand makes that their live hand.
+            screens.answering(table, seat, command=not in_dm)
+            landed = await self.answer_in_time(answer, table)
+            screens.answered(
+                table,
+                seat,
+                interaction,
+                embeds,
+                view,
+                landed=landed,
+                message=message,
+                original=original,
+            )
         finally:
-            await self.display.sync(table)
-            self.opponent.nudge(table)
+            await self.after.changed(table)
 
     async def answer_in_time(self, answer: Callable[[], Awaitable[None]], table: Table) -> bool:
         """Send the answer to a committed move; True once it landed. False when it failed, or
@@ -250,48 +208,133 @@ class Moves:
             return False
         return True
 
-    def set_notes(self, outcome: MoveOutcome) -> None:
-        """What each player's private hand says happened last."""
-        table = outcome.table
-        match = table.match
-        assert match is not None
-        action = outcome.action
-        notes = self.display.notes
-        self.display.acted(table, outcome.seat)
-        # Each note is said when its reader's hand is rendered, in that reader's language.
-        if action.kind is not ActionKind.LEAVE:
-            notes[(table.id, outcome.seat)] = partial(done_text, outcome)
-        if outcome.finished_hand is not None:
-            for seat in outcome.finished_hand.seats:
-                notes.pop((table.id, seat), None)
-            return
-        board = match.board_of(outcome.seat) if action.kind is not ActionKind.LEAVE else None
-        if board is None:
-            board = match.boards[outcome.board] if outcome.board < len(match.boards) else None
-        if board is None or board.is_over:
-            return
-        # The player to act sees the others' whole turns on their hand (the render retells
-        # them), so their own last note has had its day. A waiting player hears of a move
-        # when their turn comes: an edit of their hand for each move would spend the REST
-        # budget on a message they are not using.
-        if board.turn != outcome.seat:
-            notes.pop((table.id, board.turn), None)
+    # --- looking at one's hand ------------------------------------------------------------------
 
-    def move_reply(
-        self, outcome: MoveOutcome, *, in_dm: bool = False
-    ) -> tuple[list[discord.Embed], discord.ui.View | None]:
-        """What the mover sees: their updated hand, or the showdown when the hand ended."""
-        table = outcome.table
-        match = table.match
-        assert match is not None
-        record = outcome.finished_hand
-        if record is None:
-            rendered = self.display.private_hand(table, outcome.seat)
-            return rendered.embeds, rendered.view
-        faces = self.display.faces.card
-        panel = showdown_panel(match, record.number, record.result, record.board, faces)
-        embeds = [embed(panel)]
-        if match.is_over or in_dm or match.board_of(outcome.seat) is None:
-            return embeds, None  # the new hand arrives as a new DM
-        rendered = self.display.private_hand(table, outcome.seat)
-        return [*embeds, *rendered.embeds], rendered.view
+    async def show_hand_of_table(
+        self, interaction: discord.Interaction[Any], table_id: int
+    ) -> None:
+        """The public table's Show my hand button."""
+        table = self.service.by_id(table_id)
+        if table is None or not table.is_open or str(interaction.channel_id) != table.channel_id:
+            raise TableError(
+                "That table is closed. `/gin table` shows what is being played in a channel."
+            )
+        await self.show_hand(interaction, table)
+
+    async def play_here(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Play here, on a DM hand whose player was playing from the channel: the DM hand
+        shows the hand with its buttons again, and is their live hand."""
+        async with funnel(interaction):
+            table = await self.service.find(table_id)
+            match = None if table is None else table.match
+            if table is None or not table.is_open or match is None or match.is_over:
+                raise TableError(GAME_OVER)
+            seat = table.seat_of(str(interaction.user.id))
+            if seat is None:
+                raise TableError(
+                    "You have no hand here: you're not playing at this table. Start your own "
+                    "game with `/gin challenge`."
+                )
+            if match.board_of(seat) is None:
+                raise refusal(match.mode.not_playing(match, seat))
+            await self.screens.show_now(interaction, table, seat, tr(HERE))
+
+    async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The player's hand in a private reply with its live buttons: their live hand from
+        now (their DM hand says so, and no DM notifies someone looking at the channel)."""
+        seat = table.seat_of(str(interaction.user.id))
+        if seat is None or table.match is None:
+            if seat is None:
+                raise TableError(
+                    "You have no hand here: you're not playing at this table. Watch it with "
+                    "`/gin table`, or start your own game with `/gin challenge`."
+                )
+            if table.is_lobby:
+                raise TableError(
+                    "The game hasn't started: the table is still filling its seats. Your hand "
+                    "comes by DM when it starts."
+                )
+            raise TableError(
+                "The game hasn't started: the challenge is waiting for an answer "
+                "(`/gin accept` or `/gin decline`)."
+            )
+        if table.match.board_of(seat) is None:
+            raise refusal(table.match.mode.not_playing(table.match, seat))
+        rendered = self.screens.reply_hand(table, seat)
+        sent = await send(interaction, embeds=rendered.embeds, view=rendered.view)
+        self.screens.shown_privately(
+            table, seat, interaction, rendered, sent.message_id, original=sent.by_callback
+        )
+        await self.after.changed(table)  # their DM hand says where their hand is now
+
+    # --- resigning ----------------------------------------------------------------------------
+
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        """Concede the match in this channel (in elimination: leave it, the others play on)."""
+        async with self.after.activity():
+            table = self.service.require_table(str(interaction.channel_id))
+            if table.is_lobby:
+                raise TableError(
+                    "The match hasn't started: to give up your seat, use `/gin leave`."
+                )
+            result = await self.service.resign(table, str(interaction.user.id))
+            if result is None:  # elimination: out at once, the others play on
+                text = tr("You left the match, placed below everyone still in; the others play on.")
+            elif table.mode.team_play:
+                text = tr("The match is over: your team loses it.")
+            else:
+                text = tr("The match is over.")
+            # TRANSLATORS: {outcome} is one of the sentences about what resigning did.
+            interaction.extras[COMMITTED] = tr("You resigned. {outcome}", outcome=text)
+            try:
+                # TRANSLATORS: the title of the answer to /gin resign.
+                panel = Panel(tr("You resigned"), text)
+                await send(interaction, embeds=[embed(panel)])
+            finally:
+                await self.after.changed(table)
+
+    # --- the card menu of /gin discard and /gin knock -------------------------------------------
+
+    def card_choices(
+        self, interaction: discord.Interaction[Any], current: str, *, knocking: bool
+    ) -> list[app_commands.Choice[str]]:
+        """The cards a player may name, best first for a discard, with what each leaves."""
+        table = self.service.in_channel(str(interaction.channel_id))
+        if table is None or table.match is None:
+            return []
+        seat = table.seat_of(str(interaction.user.id))
+        if seat is None:
+            return []
+        hand = table.match.board_of(seat)
+        if hand is None:
+            return []
+        held = Counter(hand.hands.get(seat, []))
+        cards = sorted(held)  # a card held twice is offered once, marked ×2
+        left: dict[Card, int] = {}
+        if hand.phase is Phase.DISCARD and hand.turn == seat:
+            for card, deadwood, can_knock in discard_choices(hand, seat):
+                if not knocking or can_knock:
+                    left[card] = deadwood
+        if knocking and hand.phase is Phase.DISCARD and hand.turn == seat:
+            cards = [c for c in cards if c in left]  # only cards that allow a knock
+        typed = "".join(current.split()).lower()
+        if typed.startswith("t"):
+            typed = "10" + typed[1:]  # T means ten
+        exact: Card | None = None
+        if len(typed) >= 2:
+            try:
+                exact = parse_card(typed)
+            except GinError:
+                exact = None
+        choices = []
+        for card in cards:
+            name = str(card)
+            if typed and card != exact and not name.lower().startswith(typed):
+                continue
+            label = name + (f" ×{held[card]}" if held[card] > 1 else "")
+            if card in left:
+                # TRANSLATORS: a card offered in the card menu of /gin discard or /gin knock:
+                # {card} is its name (10♥, or 10♥ ×2 when held twice).
+                label = tr("{card} (leaves deadwood {deadwood})", card=label, deadwood=left[card])
+            choices.append(app_commands.Choice(name=label, value=name))
+        return choices[:25]

@@ -7,31 +7,26 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.tables import MoveOutcome, Table, TableService
 
-if TYPE_CHECKING:
-    from cogs.gin.display import TableDisplay
-
 log = logging.getLogger(__name__)
+
+
+class Shows(Protocol):
+    """What follows each of the bot's moves (``After``)."""
+
+    async def changed(self, table: Table, outcome: MoveOutcome | None = None) -> None: ...
 
 
 class BotOpponent:
     """One task per table while it is the bot's turn: a short pause, a move, the messages."""
 
-    def __init__(
-        self,
-        service: TableService,
-        display: TableDisplay,
-        delay: float,
-        on_move: Callable[[MoveOutcome], None] | None = None,
-    ) -> None:
+    def __init__(self, service: TableService, after: Shows, delay: float) -> None:
         self.service = service
-        self.display = display
+        self.after = after
         self.delay = delay
-        self.on_move = on_move  # what each of its moves tells the players' hands
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._rngs: dict[int, random.Random] = {}
 
@@ -52,9 +47,7 @@ class BotOpponent:
                 outcome = await self.service.bot_turn(table, rng)
                 if outcome is None:
                     break
-                if self.on_move is not None:
-                    self.on_move(outcome)
-                await self.display.sync(table)
+                await self.after.changed(table, outcome)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -8,21 +8,27 @@ from the store alone.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.emojis import CardEmojis
-from bot.render import Panel
+from bot.gin.coach import reviewable
+from bot.gin.match import HandRecord
+from bot.render import DESCRIPTION_LIMIT, Panel
 from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
-from bot.store import Store, TableRow
+from bot.render_tournaments import tournament_record, tournaments_panel
 from bot.tables import TableError, TableService
+from bot.tables.records import Records, TableRow
+from bot.tournaments import TournamentService
 from cogs.gin.people import name_of
-from cogs.gin.views import embed, pages_view
+from cogs.gin.views import add_reviews, embed, pages_view
 
 PAGE_SIZE = 10
 REPLAY_HANDS = 4  # hands per replay page, to stay well inside an embed's size
-DESCRIPTION_LIMIT = 4096  # Discord's limit on an embed's description
+TOURNAMENTS_SHOWN = 5  # a player's latest tournaments under their history
+ALL_TOURNAMENTS = 10_000  # read for a player's tournament record
 
 Page = tuple[list[discord.Embed], discord.ui.View | None]
 
@@ -30,13 +36,19 @@ Page = tuple[list[discord.Embed], discord.ui.View | None]
 class RecordPages:
     """Builds record pages from the store; needs the client only to name players by id."""
 
-    def __init__(self, service: TableService, client: discord.Client) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        client: discord.Client,
+        tournaments: TournamentService | None = None,
+    ) -> None:
         self.service = service
         self.client = client
+        self.tournaments = tournaments
 
     @property
-    def store(self) -> Store:
-        return self.service.store
+    def store(self) -> Records:
+        return self.service.records
 
     @property
     def faces(self) -> CardEmojis:
@@ -53,20 +65,36 @@ class RecordPages:
         guild_id = str(interaction.guild_id)
         what, _, mode = arg.partition("~")  # "rating~teams": a mode's own page
         mode = mode or "classic"
+        more: list[discord.Embed] = []
         if kind == "lb":
             panel, pages = await self._leaderboard(guild_id, what, page, mode)
         elif kind == "hist":
             panel, pages = await self._history(guild_id, what, page, interaction, mode)
+            if self.tournaments is not None and mode == "classic":  # tournaments are two-player
+                entries, total = await self.tournaments.player_tournaments(
+                    guild_id, what, TOURNAMENTS_SHOWN
+                )
+                name = await self.display_name(interaction, what)
+                more.append(embed(tournaments_panel(name, entries, total)))
         else:
-            panel, page, pages = await self._replay(guild_id, what, page)
-        return [embed(panel)], pages_view(kind, arg, page, pages)
+            panel, page, pages, shown = await self._replay(guild_id, what, page)
+            view = add_reviews(pages_view(kind, arg, page, pages), int(what), shown)
+            return [embed(panel)], view
+        return [embed(panel), *more], pages_view(kind, arg, page, pages)
 
     async def stats(
         self, interaction: discord.Interaction[Any], who: discord.abc.User, mode: str = "classic"
     ) -> list[discord.Embed]:
         """A player's statistics in this server: one page, no buttons."""
         stats = await self.store.player_stats(str(interaction.guild_id), str(who.id), mode)
-        return [embed(stats_panel(name_of(who), stats, mode))]
+        panel = stats_panel(name_of(who), stats, mode)
+        if self.tournaments is not None and mode == "classic":  # tournaments are two-player
+            entries, total = await self.tournaments.player_tournaments(
+                str(interaction.guild_id), str(who.id), ALL_TOURNAMENTS
+            )
+            if total:
+                panel = replace(panel, body=f"{panel.body}\n{tournament_record(entries, total)}")
+        return [embed(panel)]
 
     async def _leaderboard(
         self, guild_id: str, sort: str, page: int, mode: str
@@ -102,9 +130,12 @@ class RecordPages:
         name = await self.display_name(interaction, user_id)
         return history_panel(name, rows, page, pages, mode), pages
 
-    async def _replay(self, guild_id: str, match: str, page: int) -> tuple[Panel, int, int]:
-        """The panel, the page shown (never past the last) and how many pages there are."""
-        row = await self.store.get_table(int(match))
+    async def _replay(
+        self, guild_id: str, match: str, page: int
+    ) -> tuple[Panel, int, int, list[tuple[int, int]]]:
+        """The panel, the page shown (never past the last), how many pages there are, and
+        the hands on it the coach can review (number, board)."""
+        row = await self.store.match(int(match))
         if row is None or row.guild_id != guild_id:
             raise TableError(
                 "There is no match #{match} in this server. `/gin history` lists match numbers.",
@@ -118,7 +149,9 @@ class RecordPages:
         panel = replay_panel(row, names, chunk, page, pages, self.faces.card)
         if len(panel.body) > DESCRIPTION_LIMIT:  # emojis are long: text fits where they don't
             panel = replay_panel(row, names, chunk, page, pages)
-        return panel, page, pages
+        records = [HandRecord.from_dict(hand.result) for hand in chunk]
+        reviews = [(r.number, r.board) for r in records if reviewable(r)]
+        return panel, page, pages, reviews
 
     async def display_name(self, interaction: discord.Interaction[Any], user_id: str) -> str:
         """The name to head a player's history with: the caller, a member of this server, a

@@ -5,14 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from bot.i18n import speaking, tr
 from bot.server_settings import duration
 from bot.tables import Table, TableService, TimerEvent, TimerKind
-
-if TYPE_CHECKING:
-    from cogs.gin.display import TableDisplay
+from cogs.gin.after import After
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +19,10 @@ IDLE_WAIT = 3600.0  # seconds to sleep when no deadline is pending (woken early 
 class TimerRunner:
     """One task sleeps until the earliest deadline of any table, fires it, and sleeps again."""
 
-    def __init__(self, service: TableService, display: TableDisplay) -> None:
+    def __init__(self, service: TableService, after: After) -> None:
         self.service = service
-        self.display = display
+        self.after = after
+        self.screens = after.screens
         self.wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         service.deadline_changed = self.wake
@@ -60,14 +58,14 @@ class TimerRunner:
 
     async def announce(self, event: TimerEvent) -> None:
         """Say in the channel what a timer did, in the channel's language."""
-        with speaking(self.display.languages.of_channel(event.table)):
+        with speaking(self.screens.languages.of_channel(event.table)):
             await self._announce(event)
 
     async def _announce(self, event: TimerEvent) -> None:
         table = event.table
         if event.kind is TimerKind.EXPIRED:
             waited = duration(table.server.challenge_seconds)
-            if table.mode_name != "classic":  # a lobby
+            if table.mode.opens_a_lobby:
                 text = tr(
                     "Nobody started this table in {waited}. The channel is free again.",
                     waited=waited,
@@ -80,58 +78,38 @@ class TimerRunner:
                     challenger=table.challenger.name,
                     waited=waited,
                 )
-            await self.display.expired(table, text)
+            await self.screens.expired(table, text)
             return
         assert event.seat is not None
-        where = self.display.where(table)
         if event.kind is TimerKind.REMINDER:
-            left = duration(round(table.server.turn_seconds / 2))
-            await self.display.tell(table, event.seat, _reminder(table, where, left))
+            with speaking(self.screens.languages.of_player(table, event.seat)):  # theirs
+                left = duration(round(table.server.turn_seconds / 2))
+                text = _reminder(table, self.screens.where(table), left)
+            key = f"rem{table.token(event.seat)}:{event.seat}"
+            await self.screens.remind(table, event.seat, text, key)
             return
-        loser = table.players[event.seat].name
-        await self.display.sync(table)
-        if table.mode_name == "elimination" and event.result is None:
-            await self.display.tell(
-                table,
-                event.seat,
-                tr("⌛ You ran out of time at {where}: you are out of the match.", where=where),
-            )
-            return
-        await self.display.tell(
-            table,
-            event.seat,
-            tr("⌛ You ran out of time at {where}: the match is lost.", where=where),
-        )
-        match = table.match
-        for seat in range(len(table.players)):
-            if seat == event.seat or match is None:
-                continue
-            won = event.result is not None and event.result.placings[seat] == 1
-            if won:
+        await self.after.changed(table)
+        if not table.mode.leaving_ends_match and event.result is None:
+            with speaking(self.screens.languages.of_player(table, event.seat)):  # theirs
+                where = self.screens.where(table)
                 text = tr(
-                    "🏆 {loser} ran out of time ({where}): you win the match!",
-                    loser=loser,
-                    where=where,
+                    "⌛ You ran out of time at {where}: you are out of the match.", where=where
                 )
-            else:
-                text = tr(
-                    "🏆 {loser} ran out of time ({where}): the match is over.",
-                    loser=loser,
-                    where=where,
-                )
-            await self.display.tell(table, seat, text)
+            await self.screens.tell(table, event.seat, text)
+        # Otherwise the match is over: its result, by DM to each player (a mention in the
+        # channel for closed DMs), says who ran out of time; nothing more to say.
 
 
 def _reminder(table: Table, where: str, left: str) -> str:
     """The halfway reminder: where it is the player's turn, the time left, and what running
     out of it costs in this mode."""
-    if table.mode_name == "elimination":
+    if not table.mode.leaving_ends_match:
         return tr(
             "⏰ It's your turn at {where}. {left} left, or you are out of the match.",
             where=where,
             left=left,
         )
-    if table.mode_name == "teams":
+    if table.mode.team_play:
         return tr(
             "⏰ It's your turn at {where}. {left} left, or you forfeit the match for your team.",
             where=where,

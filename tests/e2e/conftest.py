@@ -6,12 +6,15 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from bot.art.cards import CardImages
 from bot.client import GinBot
 from bot.config import Config
+from cogs.gin.cog import GinCog
+from cogs.gin.screens import Screens
 from tests.fakediscord import Channel, FakeDiscord, Guild, User, patch_discord
 
 TOKEN = "fake.bot.token"
@@ -90,7 +93,15 @@ async def bot(world: World) -> AsyncIterator[GinBot]:
     assert world.fake.unknown_routes == []
 
 
+def screens_of(bot: GinBot) -> Screens:
+    """The bot's screens: what the tests' drivers ask which message carries a turn. (The
+    extension is loaded afresh by each bot, so its classes are not the ones imported here.)"""
+    cog = bot.get_cog("GinCog")
+    assert cog is not None
+    return cast(GinCog, cog).screens
+
+
 def looked_away(bot: GinBot) -> None:
     """Every player counts as having looked away: their turns get a "your turn" ping even
     right after their own move (test players move far faster than people)."""
-    bot.get_cog("GinCog").display.looking_seconds = 0.0  # type: ignore[union-attr]
+    screens_of(bot).looking_seconds = 0.0

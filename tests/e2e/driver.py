@@ -9,7 +9,7 @@ from typing import Any
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind
 from bot.tables import Table
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, screens_of
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
 from tests.gin.players import choose
 
@@ -115,7 +115,8 @@ class Game:
                 )
             moves += 1
             assert moves < limit
-        assert not table.is_open
+        # The bot's last move may still be committing: the table closes once it is.
+        await self.fake.wait_for(lambda: not table.is_open, what="the table to close")
         return moves
 
     def user(self, seat: int) -> User:
@@ -224,13 +225,18 @@ class Game:
 
 
 def carried_buttons(fake: FakeDiscord, bot: GinBot, table: Table, seat: int) -> Message | None:
-    """The private reply that carries the player's turn, when it shows its buttons."""
-    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
+    """The private reply that carries the player's hand, when it shows its buttons."""
+    display = screens_of(bot)
     reply = display.carrier(table, seat)
-    record = None if reply is None else fake.interactions.get(reply.interaction.id)
-    message = None if record is None else fake.store.messages.get(record.response_message_id or 0)
+    if reply is None:
+        return None
+    message_id = reply.message_id
+    if message_id is None:
+        record = fake.interactions.get(reply.interaction.id)
+        message_id = None if record is None else record.response_message_id
+    message = fake.store.messages.get(message_id or 0)
     prefix = f":{table.id}:{table.token(seat)}:"
-    if message and any(prefix in c for c in message.custom_ids()):
+    if message and not message.deleted and any(prefix in c for c in message.custom_ids()):
         return message
     return None
 
@@ -238,19 +244,19 @@ def carried_buttons(fake: FakeDiscord, bot: GinBot, table: Table, seat: int) -> 
 async def refresh_left_behind(
     fake: FakeDiscord, bot: GinBot, table: Table, seat: int, user: User, *, dm_only: bool = False
 ) -> None:
-    """A player whose DM hand was left behind by their moves by command presses one of its
-    buttons (or picks from its menu), as a person coming back to it does: the message then
-    shows the hand as it is. Nothing happens for a hand the bot keeps up to date itself, or
-    while their private reply in the channel carries their turn."""
-    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
+    """A player who played from the channel and wants their DM hand (``dm_only``) presses
+    its Play here, as a person coming back to it does: it then shows the hand with its
+    buttons. Nothing happens otherwise: the bot keeps the live hand up to date itself."""
+    display = screens_of(bot)
     async with display.quiet(table):
         pass  # an edit of the hand in flight lands first (test players are quick)
     entry = table.display.get("hands", {}).get(str(seat))
-    if not entry or not display.left_behind(table, seat):
+    if not dm_only or not entry:
         return
-    if not dm_only and carried_buttons(fake, bot, table, seat) is not None:
-        return
-    await press_older(fake, user, fake.message(entry["message"]), table.id, table.token(seat))
+    message = fake.message(entry["message"])
+    here = f"gin:here:{table.id}"
+    if message is not None and here in message.custom_ids():
+        await fake.click(user, message, here)
 
 
 async def press_older(

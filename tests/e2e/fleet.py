@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -134,6 +135,18 @@ class Fleet:
             row["id"], row["status"], match, row["move_count"], json.loads(row["display"])
         )
 
+    async def stored_display(self, channel: Channel, key: str, timeout: float = 10) -> Any:
+        """A message id the table's owner stores once its message is up (the public table
+        is posted in the channel's lane, after the players'): re-read at each change."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            table = await self.table_in(channel)
+            if table is not None and key in table.display:
+                return table.display[key]
+            if time.perf_counter() > deadline:
+                raise AssertionError(f"no {key!r} stored for the table in {channel.id}")
+            await self.fake.changed()
+
     async def move_log(self, table_id: int) -> list[int]:
         rows = await self.query("SELECT seq FROM moves WHERE match_id = $1 ORDER BY seq", table_id)
         return [row["seq"] for row in rows]
@@ -154,16 +167,20 @@ def hand_message(fake: FakeDiscord, user: User, table_id: int, token: int) -> Me
 
 
 async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: int) -> None:
-    """A player coming back to their DM hand after moves by command finds it behind (it
-    waits for their turn's hand-off) and presses one of its buttons, which shows the hand as
-    it is: as a person would. A button of an older move never makes a move."""
+    """A player coming back to their DM hand after moves by command presses its Play here
+    (the DM hand says the hand is played from the channel) or, on a hand left behind, one
+    of its buttons, which shows the hand as it is: as a person would. A button of an older
+    move never makes a move."""
     ours = re.compile(rf"gin:(mv|sel):{table_id}:(\d+):")
+    here = f"gin:here:{table_id}"
 
     def newest() -> Message | None:  # only the newest hand message with buttons is theirs
         return next((m for m in reversed(fake.dm_messages(user)) if m.custom_ids()), None)
 
     def this_hand() -> bool:  # the hand's message has come (test players are quick)
         shown = newest()
+        if shown is not None and here in shown.custom_ids():
+            return True
         tokens = [int(m[2]) for c in (shown.custom_ids() if shown else []) if (m := ours.match(c))]
         return any(t // TOKEN_HAND == token // TOKEN_HAND for t in tokens)
 
@@ -173,7 +190,9 @@ async def press_if_behind(fake: FakeDiscord, user: User, table_id: int, token: i
 
     await fake.wait_for(this_hand, timeout=30, what=describe)
     message = newest()
-    if message is not None and hand_message(fake, user, table_id, token) is None:
+    if message is not None and here in message.custom_ids():
+        await fake.click(user, message, here)
+    elif message is not None and hand_message(fake, user, table_id, token) is None:
         await press_older(fake, user, message, table_id, token)
 
 

@@ -33,7 +33,7 @@ SHOWDOWN_TITLE = re.compile(r"^(Hand \d+(, game \d)?|Round \d+): ")
 # --- waiting for the bot ----------------------------------------------------------------------
 
 
-async def settle(timeout: float = 5.0) -> None:
+async def settle(timeout: float = 15.0) -> None:
     """Wait until no interaction handler of the bot is running (their message upkeep included)."""
     deadline = time.perf_counter() + timeout
     current = asyncio.current_task()
@@ -246,3 +246,10 @@ async def refuse(
     before = await capture(fake, table)
     result = await attempt
     return await assert_refused(fake, table, before, result, *needles)
+
+
+# What the README's invite link grants: View Channels, Send Messages, Embed Links, Attach Files,
+# Read Message History, Create Public Threads, Send Messages in Threads.
+INVITE_BITS = (10, 11, 14, 15, 16, 35, 38)
+INVITE_PERMISSIONS = 309237763072
+ATTACH_FILES = 1 << 15

@@ -604,6 +604,7 @@ async def run_benchmark(
     players: int = 2,
     db: str | None = None,
     processes: int = 1,
+    checked: bool = True,
 ) -> Figures:
     """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
 
@@ -611,7 +612,9 @@ async def run_benchmark(
     without it they move as soon as their buttons show, which measures the most it can do.
     ``db``: a PostgreSQL URL (a scratch schema there, dropped afterwards) instead of a SQLite
     file; ``processes``: that many bot processes, one per shard, with a server on each shard
-    and the tables spread over them (DM clicks all reach shard 0, as on Discord).
+    and the tables spread over them (DM clicks all reach shard 0, as on Discord). ``checked``:
+    the fake checks each request against Discord's spec, on the bot's cores (off: to compare
+    with a build whose fake had no such checks).
     """
     figures = Figures(
         tables, moves_per_table, seed, own_process=not in_process, mode=mode, players=players
@@ -629,7 +632,12 @@ async def run_benchmark(
             figures.database = "PostgreSQL"
         log_path = workdir / "bot.log"
         figures_path = workdir / "figures.json"
-        fake = FakeDiscord(token=TOKEN, shard_count=processes, rate_limits=RateLimits.off())
+        fake = FakeDiscord(
+            token=TOKEN,
+            shard_count=processes,
+            rate_limits=RateLimits.off(),
+            validate_requests=checked,
+        )
         await fake.start()
         try:
             panels = Panels(fake)
@@ -930,6 +938,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--processes", type=int, default=1, help="bot processes, one per shard (needs --db)"
     )
+    parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="the fake Discord skips its checks against Discord's spec (they share the bot's "
+        "cores): to compare with builds whose fake had none",
+    )
     args = parser.parse_args(argv)
     if args.processes < 1 or (args.processes > 1 and not args.db):
         parser.error("--processes above 1 needs --db postgresql://…: SQLite serves one process")
@@ -952,6 +966,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             players=players,
             db=args.db,
             processes=args.processes,
+            checked=not args.unchecked,
         )
     )
     print(report(figures))

@@ -59,6 +59,17 @@ class Seats:
         self.lobby = result.message
         return result
 
+    async def challenge(self, challenger: User, opponent: User, **options: Any) -> None:
+        """A two-player match: a challenge in the channel, accepted by its button."""
+        result = await self.fake.slash(
+            challenger, self.channel, "gin challenge", opponent=opponent, **options
+        )
+        assert not result.ephemeral and "⚠️" not in result.text, result.text
+        self.table = self.bot.service.in_channel(str(self.channel.id))
+        assert self.table is not None and result.message is not None
+        accepted = await self.fake.click(opponent, result.message, f"gin:ch:{self.table.id}:accept")
+        assert "⚠️" not in accepted.text, accepted.text
+
     async def join_by_button(self, user: User, team: int | None = None) -> InteractionResult:
         assert self.table is not None and self.lobby is not None
         what = "join" if team is None else f"team{team}"

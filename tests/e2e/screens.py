@@ -13,6 +13,7 @@ import html
 import re
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from tests.fakediscord import FakeDiscord, Message
@@ -89,14 +90,16 @@ class Screen:
     bot_name: str
     emojis: dict[int, bytes] = field(default_factory=dict)
     attachments: dict[str, bytes] = field(default_factory=dict)  # url -> bytes
+    channels: dict[int, str] = field(default_factory=dict)  # channels and threads by id
 
     @classmethod
     def of(cls, fake: FakeDiscord) -> Screen:
         names = {u.id: (u.global_name or u.username) for u in fake.store.users.values()}
         emojis = {e.id: e.image for e in fake.application_emojis()}
         files = {a.url: a.data for a in fake.store.attachments.values()}
+        channels = {c.id: c.name or "" for c in fake.store.channels.values() if c.name}
         bot = fake.bot
-        return cls(names, bot.id, bot.global_name or bot.username, emojis, files)
+        return cls(names, bot.id, bot.global_name or bot.username, emojis, files, channels)
 
 
 class Page:
@@ -294,6 +297,7 @@ class Page:
         text = re.sub(r"~~(.+?)~~", r"<s>\1</s>", text)
         text = re.sub(r"&lt;a?:(\w+):(\d+)&gt;", self._emoji_tag, text)
         text = re.sub(r"&lt;@!?(\d+)&gt;", self._mention, text)
+        text = re.sub(r"&lt;#(\d+)&gt;", self._channel, text)
         text = re.sub(r"&lt;t:(\d+)(?::(\w))?&gt;", self._timestamp, text)
         text = PICTOGRAPHS.sub(r"<span class='uemoji'>\g<0></span>", text)
         return text.replace("\\", "")
@@ -305,7 +309,24 @@ class Page:
         name = self.screen.names.get(int(match.group(1)), "unknown-user")
         return f"<span class='mention'>@{esc(name)}</span>"
 
+    def _channel(self, match: re.Match[str]) -> str:
+        name = self.screen.channels.get(int(match.group(1)), "unknown")
+        return f"<span class='mention'># {esc(name)}</span>"
+
     def _timestamp(self, match: re.Match[str]) -> str:
+        """A timestamp as the reader's client shows it (in UTC here)."""
+        moment = datetime.fromtimestamp(int(match.group(1)), UTC)
+        style = match.group(2) or "f"
+        shown = {
+            "t": f"{moment:%H:%M}",
+            "T": f"{moment:%H:%M:%S}",
+            "d": f"{moment:%d/%m/%Y}",
+            "D": f"{moment.day} {moment:%B %Y}",
+            "f": f"{moment.day} {moment:%B %Y %H:%M}",
+            "F": f"{moment:%A}, {moment.day} {moment:%B %Y %H:%M}",
+        }.get(style)
+        if shown is not None:
+            return f"<code>{esc(shown)}</code>"
         seconds = int(match.group(1)) - time.time()
         minutes = round(abs(seconds) / 60)
         span = f"{minutes} minutes" if minutes != 1 else "a minute"

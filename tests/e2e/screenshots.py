@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.e2e.conftest import World, card_room, looked_away, start_bot
-from tests.e2e.driver import Game, press_older
+from tests.e2e.conftest import World, card_room, looked_away, screens_of, start_bot
+from tests.e2e.driver import BUTTONS, Game
 from tests.e2e.helpers_inputs import settle
 from tests.e2e.screens import Page, Screen
 from tests.fakediscord import FakeDiscord, Message, patch_discord
@@ -119,24 +119,29 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
             if number == reply_hand and reply.message is not None:
                 title = "Alice plays by slash command: her turn comes back on her last reply"
                 shots.append(Shot("reply", title, [frozen(reply.message)]))
+                title = "Meanwhile her DM hand says where the hand is"
+                shots.append(Shot("elsewhere", title, dm()[-1:]))
                 reply_shot = True
             reply = None  # a hand that ended meanwhile: the next turn of hers tries again
         late = stale_shot and not reply_shot and reply is None
         if late and seat == alice_seat and hand.phase.name == "DISCARD":
+            screens_of(game.bot).looking_seconds = 30.0  # she is watching the channel now
             reply, reply_hand = await game.command(action), number  # shown once Bob moved
             assert "⚠️" not in reply.text, reply.text
             await settle()
             continue
         if hand_shot and not stale_shot and seat == alice_seat and hand.phase.name == "DRAW":
-            # Alice draws by slash command, which leaves her DM hand as it was; then she
-            # presses one of its buttons, from that earlier moment.
-            result = await game.command(action)
-            assert "⚠️" not in result.text, result.text
-            await settle()
+            # Alice draws on her DM hand, then her client sends the same button again (a
+            # double click, or a phone that had not seen the edit yet).
             table = game.table
             assert table is not None
             message = game.dm_panel(alice_seat)
-            await press_older(fake, world.alice, message, table.id, table.token(alice_seat))
+            token = table.token(alice_seat)
+            result = await game.button(action, message=message)
+            assert "⚠️" not in result.text, result.text
+            await settle()
+            old_id = f"gin:mv:{table.id}:{token}:{BUTTONS.get(action.kind, 'stock')}"
+            await fake.forge_component(world.alice, message, old_id)
             await settle()
             title = "A button from an earlier moment: the hand as it is now"
             shots.append(Shot("stale", title, [frozen(fake.message(message.id))]))

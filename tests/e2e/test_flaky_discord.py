@@ -15,7 +15,7 @@ import pytest
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.tables import Table
-from tests.e2e.conftest import World, looked_away
+from tests.e2e.conftest import World, looked_away, screens_of
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
@@ -41,7 +41,7 @@ def never_said_nothing_changed(fake: FakeDiscord) -> None:
 def turn_by_dm(bot: GinBot, table: Table, seat: int) -> None:
     """As if the player's last move was on their DM hand, whose edit then carries their turn
     (after a move by command, the turn comes on its private reply instead)."""
-    bot.get_cog("GinCog").display.moved_by(table, seat, command=False)  # type: ignore[union-attr]
+    screens_of(bot).answering(table, seat, command=False)
 
 
 async def discard_position(game: Game) -> tuple[int, Action]:
@@ -129,7 +129,7 @@ async def test_one_503_on_the_next_players_buttons_is_mended(world: World, bot: 
     table = await start_game(game, world.alice, world.bob)
     seat, action = await discard_position(game)
     waiting = dm_hand(fake, table, 1 - seat)
-    bot.get_cog("GinCog").display.acted(table, 1 - seat)  # type: ignore[union-attr]
+    screens_of(bot).acted(table, 1 - seat)
     turn_by_dm(bot, table, 1 - seat)
     rule = fake.inject_fault("PATCH", f"/messages/{waiting.id}", status=503)
     result = await game.button(action)

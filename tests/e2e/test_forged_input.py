@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import GinBot
 from bot.gin.hand import Phase
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, screens_of
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import (
     advance,
@@ -180,12 +180,12 @@ async def test_an_error_after_the_commit_says_the_move_was_made(
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob)
     seat = game.match.hand.turn
-    moves = bot.get_cog("GinCog").moves  # type: ignore[union-attr]
+    screens = screens_of(bot)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("rendering failed")
 
-    monkeypatch.setattr(moves, "move_reply", broken)
+    monkeypatch.setattr(screens, "mover_reply", broken)
     before = table.move_count
     result = await fake.slash(game.user(seat), world.channel, "gin pass")
     answered_in_time(result)

@@ -127,8 +127,9 @@ async def test_a_reply_that_cannot_be_edited_leaves_the_hand_off_to_the_dm(
 async def test_a_player_moving_by_command_who_looked_away_gets_the_alert_and_their_reply(
     world: World, bot: GinBot
 ) -> None:
-    """Their turn comes as a DM alert (a notification); their last reply in the channel shows
-    the turn too, for when they come back there."""
+    """Their turn comes as a DM alert (a notification), which is their live hand from then
+    on; their last reply in the channel says so, without buttons, for when they come back
+    there."""
     looked_away(bot)
     fake = world.fake
     game = Game(world, bot)
@@ -141,8 +142,10 @@ async def test_a_player_moving_by_command_who_looked_away_gets_the_alert_and_the
         await settle()
     seat = game.match.hand.turn
     alert = live_buttons(fake, game.user(seat))
-    assert alert and PING in alert[0].content
+    assert len(alert) == 1 and PING in alert[0].content
+    move = f"gin:mv:{table.id}:{table.token(seat)}:"
+    assert any(move in custom_id for custom_id in alert[0].custom_ids())
     reply = replies[seat].message
     assert reply is not None
-    move = f"gin:mv:{table.id}:{table.token(seat)}:"
-    assert any(move in custom_id for custom_id in reply.custom_ids()), reply.text
+    shown = fake.message(reply.id)
+    assert not shown.custom_ids() and "in your DMs now" in shown.text, shown.text

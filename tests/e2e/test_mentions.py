@@ -64,11 +64,14 @@ async def test_hostile_nicknames_notify_nobody_over_a_whole_match(
     game = Game(world, bot)
     await game.start(world.alice, world.bob, target=50)
     await play_by_commands(game, seed=3)
+    # The channel's messages wait out its limit of five new ones in five seconds: these
+    # players are far quicker than that.
     await fake.wait_for(
         lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
+        timeout=60,
         what="the result",
     )
-    await settle()
+    await settle(timeout=30)
     players = {world.alice.id, world.bob.id}
     notifying = check_every_message(fake, players)
     # The channel did mention the players (turns, the closed-DM notice, the result) ...

@@ -263,7 +263,7 @@ async def test_the_two_teams_games_take_moves_at_the_same_time(world: World, bot
 def rig_identical_gin(match: Match, seat: int) -> str:
     """Give the seat to act eleven cards that go gin with a set of two identical cards by
     discarding K♠; the other cards of both decks go back where they were (hands, pile,
-    stock). Returns the discard."""
+    stock), a wanted card dealt to the pile swapped there for another. Returns the discard."""
     board = match.board_of(seat)
     assert board is not None and board.rules.decks == 2
     wanted = parse_cards("7♥ 7♥ 7♠ 2♣ 3♣ 4♣ 9♦ 10♦ J♦ Q♦ K♠")
@@ -275,8 +275,15 @@ def rig_identical_gin(match: Match, seat: int) -> str:
     pool.subtract(board.stock)
     assert all(n == 0 for n in pool.values())
     everything = [c for hand in board.hands.values() for c in hand] + board.stock
+    pile = list(board.discard_pile)
     for card in wanted:
-        everything.remove(card)
+        if card in everything:
+            everything.remove(card)
+        else:  # it lies on the pile (the deal is random): a card nobody wants takes its place
+            spare = next(c for c in everything if c not in wanted)
+            everything.remove(spare)
+            pile[pile.index(card)] = spare
+    board.discard_pile = pile
     others = [s for s in board.seats if s != seat]
     sizes = {s: len(board.hands[s]) for s in others}
     board.hands[seat] = list(wanted)

@@ -8,9 +8,9 @@ import random
 
 from bot.client import GinBot
 from bot.gin.hand import Action, ActionKind
-from tests.e2e.conftest import World, looked_away
+from tests.e2e.conftest import World, looked_away, screens_of
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import settle
+from tests.e2e.helpers_inputs import quiet_move, settle
 from tests.e2e.test_posted_once import ends_the_hand, titled
 from tests.fakediscord import FakeDiscord, Message, User
 from tests.gin.players import choose
@@ -37,7 +37,12 @@ def pings(fake: FakeDiscord, user: User, *, deleted: bool = False) -> list[Messa
 
 
 def live_buttons(fake: FakeDiscord, user: User) -> list[Message]:
-    return [m for m in dms(fake, user) if not m.deleted and m.components]
+    """DMs with a hand's buttons (a showdown's Review button is not a hand's)."""
+    return [
+        m
+        for m in dms(fake, user)
+        if not m.deleted and any(not c.startswith("gin:rv:") for c in m.custom_ids())
+    ]
 
 
 async def test_no_ping_for_a_player_who_just_moved(world: World, bot: GinBot) -> None:
@@ -106,30 +111,49 @@ async def test_each_turn_the_hand_comes_afresh_and_nothing_stale_stays(
     assert table.match is not None
 
 
-async def test_a_move_by_command_leaves_the_movers_dm_hand_for_a_while(
+async def test_a_move_by_command_makes_the_dm_hand_say_where_the_hand_is(
     world: World, bot: GinBot
 ) -> None:
-    """The command's private reply shows the move, so the mover's DM hand costs no edit of
-    its own then; it catches up by itself once ``command_dm_seconds`` have passed (20 s;
-    a few here)."""
+    """The command's private reply shows the move and is the mover's live hand from then
+    on: their DM hand loses its buttons once, to a line saying where the hand is, and is
+    not edited again while they play from the channel; its Play here brings the hand
+    back to the DM, and the reply goes."""
     fake = world.fake
-    display = bot.get_cog("GinCog").display  # type: ignore[union-attr]
-    display.command_dm_seconds = 3.0
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
     await settle()
     seat = game.match.hand.turn
+    user = game.user(seat)
     dm = fake.message(table.display["hands"][str(seat)]["message"])
-    versions = len(dm.versions)
     reply = await game.command(Action(ActionKind.PASS, seat))
     assert reply.ephemeral and "You passed on the upcard." in reply.text
     await settle()
-    assert len(fake.message(dm.id).versions) == versions, "the mover's DM was edited at once"
-    await fake.wait_for(
-        lambda: "You passed on the upcard." in fake.message(dm.id).text,
-        timeout=display.command_dm_seconds + 10,
-        what="the DM hand to catch up",
+    here = f"gin:here:{table.id}"
+    line = fake.message(dm.id)
+    assert line.custom_ids() == [here], line.custom_ids()
+    assert "latest private reply" in line.text and "🃏" not in line.content
+    versions = len(line.versions)
+    for _ in range(4):  # both play on from the channel
+        await game.command(quiet_move(game.match.hand))
+        await settle()
+    assert len(fake.message(dm.id).versions) == versions, "the DM line was edited again"
+    back = await fake.click(user, fake.message(dm.id), here)
+    assert back.type == 7 and "Your hand is here again" in back.text, back.text
+    await settle()
+    assert game.match.hand.turn != seat or any(
+        f":{table.token(seat)}:" in c for c in fake.message(dm.id).custom_ids()
     )
+    assert screens_of(bot).carrier(table, seat) is None  # the reply carries nothing now
+    kept = [
+        m
+        for m in fake.store.messages.values()
+        if m.ephemeral
+        and not m.deleted
+        and m.interaction_id is not None
+        and fake.interactions[m.interaction_id].user.id == user.id
+        and m.custom_ids()
+    ]
+    assert not kept, "a reply of theirs kept its buttons"
 
 
 async def test_a_new_hands_first_turn_waits_for_no_message_of_the_channels(

@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.gin.hand import Action, ActionKind
 from bot.gin.match import Match
 from bot.tables.model import TOKEN_HAND
-from cogs.gin.display import PUBLIC_EDIT_INTERVAL
+from cogs.gin.screens.channel import PUBLIC_EDIT_INTERVAL
 from tests.e2e.conftest import TOKEN, World
 from tests.e2e.driver import play_card
 from tests.fakediscord import InteractionResult, Message

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.client import GinBot
+from bot.tables.thinker import THINKER
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
 
 
 @pytest.mark.parametrize("via", ["command", "button"])
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
 async def test_a_whole_match_against_each_level(
     world: World, bot: GinBot, level: str, via: str
 ) -> None:
@@ -20,6 +21,8 @@ async def test_a_whole_match_against_each_level(
     assert table.bot_level == level
     moves = await game.play_against_bot(via=via, seed=len(level))
     assert moves > 0 and game.match.result is not None
+    if level == "expert":  # its moves were thought out in worker processes, off the loop
+        assert bot.service.thinker is THINKER and THINKER.worker_pids()
     await fake.wait_for(
         lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
         what="the match-over message",

@@ -332,8 +332,8 @@ class Gateway:
 def _intent_for(event: str, guild_id: int | None) -> int | None:
     if event.startswith("MESSAGE_"):
         return INTENT_GUILD_MESSAGES if guild_id is not None else INTENT_DIRECT_MESSAGES
-    if event.startswith("GUILD_MEMBER"):
+    if event.startswith("GUILD_MEMBER") or event == "THREAD_MEMBERS_UPDATE":
         return INTENT_GUILD_MEMBERS
-    if event.startswith(("GUILD_", "CHANNEL_")):
+    if event.startswith(("GUILD_", "CHANNEL_", "THREAD_")):
         return INTENT_GUILDS
     return None

@@ -154,7 +154,7 @@ class InteractionResult:
             raise InteractionFailed(f"{self.record.label}: " + "; ".join(self.record.errors))
 
     async def wait_for(
-        self, predicate: Callable[[InteractionResult], T | None], timeout: float = 5.0
+        self, predicate: Callable[[InteractionResult], T | None], timeout: float = 15.0
     ) -> T:
         """Waits until `predicate(result)` is truthy (e.g. after a defer and a later edit)."""
 
@@ -166,11 +166,11 @@ class InteractionResult:
             check, timeout, lambda: f"{self.record.label}; text now: {self.text!r}"
         )
 
-    async def wait_for_text(self, needle: str, timeout: float = 5.0) -> str:
+    async def wait_for_text(self, needle: str, timeout: float = 15.0) -> str:
         """Waits until `needle` appears in `.text`; returns the whole text."""
         return await self.wait_for(lambda r: r.text if needle in r.text else "", timeout)
 
-    async def wait_for_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+    async def wait_for_followups(self, count: int = 1, timeout: float = 15.0) -> list[Message]:
         await self.wait_for(lambda r: len(r.followups) >= count, timeout)
         return self.followups
 

@@ -21,6 +21,10 @@ PERM_ADD_REACTIONS = 1 << 6
 PERM_USE_EXTERNAL_EMOJIS = 1 << 18
 PERM_USE_APPLICATION_COMMANDS = 1 << 31
 PERM_ADMINISTRATOR = 1 << 3
+PERM_MANAGE_THREADS = 1 << 34
+PERM_CREATE_PUBLIC_THREADS = 1 << 35
+PERM_CREATE_PRIVATE_THREADS = 1 << 36
+PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 EVERYONE_PERMISSIONS = (
     PERM_VIEW_CHANNEL
@@ -35,6 +39,11 @@ EVERYONE_PERMISSIONS = (
 
 CHANNEL_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+THREAD_TYPES = (10, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+# How long a thread may be idle before Discord archives it, in minutes.
+AUTO_ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
 
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
@@ -93,6 +102,9 @@ class Role:
 
 @dataclass(eq=False)
 class Channel:
+    """A text channel, a DM, or a thread (a channel of its own under a text channel, with
+    ``parent_id``, its creator ``owner_id`` and its archiving state)."""
+
     id: int
     type: int
     name: str | None = None
@@ -100,10 +112,23 @@ class Channel:
     recipient: User | None = None
     position: int = 0
     last_message_id: int | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str | None = None
+    created_at: str | None = None
+    message_count: int = 0  # messages sent in a thread (the starter message not counted)
+    member_ids: list[int] = field(default_factory=list)  # who joined a thread
 
     @property
     def is_dm(self) -> bool:
         return self.type == CHANNEL_DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self, me: User | None = None) -> Payload:
         if self.is_dm:
@@ -115,6 +140,8 @@ class Channel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_thread:
+            return self.thread_payload()
         return {
             "id": str(self.id),
             "type": self.type,
@@ -127,6 +154,41 @@ class Channel:
             "topic": None,
             "rate_limit_per_user": 0,
             "last_message_id": _opt_str(self.last_message_id),
+            "default_auto_archive_duration": 1440,
+            "flags": 0,
+        }
+
+    def thread_payload(self) -> Payload:
+        """A thread as Discord's channel object has it (``ThreadResponse``)."""
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "parent_id": _opt_str(self.parent_id),
+            "owner_id": _opt_str(self.owner_id),
+            "name": self.name,
+            "last_message_id": _opt_str(self.last_message_id),
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": self.message_count,
+            "total_message_sent": self.message_count,
+            "member_count": min(len(self.member_ids), 50),
+            "thread_metadata": {
+                "archived": self.archived,
+                "archive_timestamp": self.archive_timestamp or self.created_at,
+                "auto_archive_duration": self.auto_archive_duration,
+                "locked": self.locked,
+                "create_timestamp": self.created_at,
+                **({"invitable": True} if self.type == CHANNEL_PRIVATE_THREAD else {}),
+            },
+        }
+
+    def thread_member(self, user_id: int, joined_at: str) -> Payload:
+        """The thread member object of a user in this thread."""
+        return {
+            "id": str(self.id),
+            "user_id": str(user_id),
+            "join_timestamp": joined_at,
             "flags": 0,
         }
 
@@ -169,6 +231,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    threads: dict[int, Channel] = field(default_factory=dict)
     locale: str = "en-US"  # the server's preferred language
 
     @property
@@ -220,7 +283,8 @@ class Guild:
                 "member_count": len(self.members),
                 "members": [m.payload() for m in self.members.values()],
                 "channels": [c.payload() for c in self.channels.values()],
-                "threads": [],
+                # The active threads (archived ones are fetched, not sent at connect).
+                "threads": [t.payload() for t in self.threads.values() if not t.archived],
                 "presences": [],
                 "voice_states": [],
                 "stage_instances": [],

@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .commandlimits import command_problems
 from .errors import INVALID_FORM_BODY, ApiError, unknown
 from .limits import Limiter, Verdict
+from .models import Channel, Payload
 from .openapi import DiscordSpec, Violation
+from .snowflake import iso_now
 from .store import UploadedFile
 from .validation import EMOJI_NAME_TAKEN
 
@@ -147,6 +150,9 @@ class Rest:
             ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self.edit_emoji),
             ("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self.delete_emoji),
             ("GET", "/channels/{channel_id}", self.get_channel),
+            ("PATCH", "/channels/{channel_id}", self.edit_channel),
+            ("POST", "/channels/{channel_id}/threads", self.create_thread),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.thread_of),
             ("POST", "/channels/{channel_id}/typing", self.typing),
             ("GET", "/channels/{channel_id}/messages", self.list_messages),
             ("POST", "/channels/{channel_id}/messages", self.create_message),
@@ -355,6 +361,15 @@ class Rest:
     async def put_commands(self, request: web.Request) -> web.Response:
         scope = self._scope(request)
         body, _ = await read_body(request)
+        problems = command_problems(list(body))
+        if problems:
+            raise ApiError(
+                400,
+                INVALID_FORM_BODY,
+                "Invalid Form Body",
+                [f"{where}: {message}" for where, _, message in problems],
+                codes=[code for _, code, _ in problems],
+            )
         stored = self.fake.commands.overwrite(
             scope, self.fake.app_id, list(body), self.store.ids.next
         )
@@ -405,6 +420,32 @@ class Rest:
     async def get_channel(self, request: web.Request) -> web.Response:
         return json_response(self.store.channel(_int(request, "channel_id")).payload())
 
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """The fake edits threads only (their name, archiving and lock)."""
+        channel = self.store.channel(_int(request, "channel_id"))
+        if not channel.is_thread:
+            raise ApiError(400, 0, "the fake edits threads only")
+        body, _ = await read_body(request)
+        return json_response(self.store.update_thread(channel, self.fake.bot, body).payload())
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        parent = self.store.channel(_int(request, "channel_id"))
+        body, _ = await read_body(request)
+        thread = self.store.create_thread(parent, self.fake.bot, body)
+        return json_response(self._created(thread), 201)
+
+    async def thread_of(self, request: web.Request) -> web.Response:
+        """A public thread started from a message: the thread takes the message's id."""
+        parent = self.store.channel(_int(request, "channel_id"))
+        message = self.store.channel_message(parent.id, _int(request, "message_id"))
+        body, _ = await read_body(request)
+        thread = self.store.create_thread(parent, self.fake.bot, body, message)
+        return json_response(self._created(thread), 201)
+
+    def _created(self, thread: Channel) -> Payload:
+        """A new thread as its creator gets it: with their own thread member object."""
+        return {**thread.payload(), "member": thread.thread_member(self.fake.bot.id, iso_now())}
+
     async def typing(self, request: web.Request) -> web.Response:
         self.store.channel(_int(request, "channel_id"))
         return no_content()
@@ -431,6 +472,7 @@ class Rest:
         if channel.recipient is not None and channel.recipient.id in self.store.closed_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, files = await read_body(request)
+        self.store.check_send(channel, self.fake.bot, files=bool(files))
         message = self.store.create_message(channel, self.fake.bot, body, files)
         return json_response(message.payload)
 
@@ -447,6 +489,8 @@ class Rest:
         if message.author.id != self.fake.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body, files = await read_body(request)
+        channel = self.store.channel(message.channel_id)
+        self.store.check_send(channel, self.fake.bot, files=bool(files), new=False)
         return json_response(self.store.edit_message(message, body, files).payload)
 
     async def delete_message(self, request: web.Request) -> web.Response:

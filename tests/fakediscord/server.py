@@ -216,6 +216,34 @@ class FakeDiscord:
         self.store.notify()
         return channel
 
+    def add_thread(
+        self, channel: Channel, name: str, creator: User, *, private: bool = False
+    ) -> Channel:
+        """A thread a member started under a text channel (as Discord's client does)."""
+        body = {"name": name, "type": 12 if private else 11}
+        return self.store.create_thread(channel, creator, body)
+
+    def threads(self, channel: Channel | int) -> list[Channel]:
+        """The threads started under a text channel, oldest first (archived ones too)."""
+        parent = self.store.channel(_id(channel))
+        guild = self.store.guild(parent.guild_id or 0)
+        return [t for t in guild.threads.values() if t.parent_id == parent.id]
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """Archive a thread as Discord does once it has been idle for its auto-archive
+        duration (or as a moderator does, ``locked`` too)."""
+        self.store.archive_thread(thread, locked=locked)
+
+    def set_permissions(self, guild: Guild, user: User, permissions: int) -> Member:
+        """A member's permissions in the guild from now on (the bot's too: what its invite
+        granted)."""
+        member = guild.members[user.id]
+        member.permissions = permissions
+        for role_id in member.role_ids:
+            guild.roles[role_id].permissions = permissions
+        self.store.notify()
+        return member
+
     def add_member(
         self, guild: Guild, user: User, permissions: int | None = None, *, nick: str | None = None
     ) -> Member:
@@ -293,8 +321,24 @@ class FakeDiscord:
         """A plain role (no permissions), e.g. to check that its mention notifies nobody."""
         role = Role(self.store.ids.next(), name, 0, position=1)
         guild.roles[role.id] = role
+        self.store.emit(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, guild.id
+        )
         self.store.notify()
         return role
+
+    def give_role(self, guild: Guild, user: User, role: Role) -> Member:
+        """The member has the role from now on (their interactions list it)."""
+        member = guild.members[user.id]
+        if role.id not in member.role_ids:
+            member.role_ids.append(role.id)
+        self.store.emit(
+            "GUILD_MEMBER_UPDATE",
+            member.payload() | {"guild_id": str(guild.id)},
+            guild.id,
+        )
+        self.store.notify()
+        return member
 
     def add_application_emoji(self, name: str, image: bytes | None = None) -> ApplicationEmoji:
         """An emoji the application already has, as if uploaded earlier (a 1x1 PNG unless
@@ -405,11 +449,16 @@ class FakeDiscord:
     async def wait_for(
         self,
         predicate: Callable[[], T | None],
-        timeout: float = 5.0,
+        timeout: float = 15.0,
         what: str | Callable[[], str] = "",
     ) -> T:
         """Waits until `predicate()` is truthy, re-checked on every change; returns its value."""
         return await self.store.wait_for(predicate, timeout, what or repr(predicate))
+
+    async def changed(self, timeout: float = 0.25) -> None:
+        """Returns at the fake's next change, or after ``timeout`` seconds: lets a test re-read
+        what lies outside the fake (a database) as often as the fake changes, and no oftener."""
+        await self.store.next_change(timeout)
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:
         """Waits for a bot session that has identified (or resumed) and is still connected."""

@@ -15,12 +15,22 @@ from typing import TypeVar
 from .errors import ApiError, InteractionTimeout, invalid_form, unknown
 from .media import attachment_refs, content_type_of, image_size, resolve_references
 from .models import (
+    AUTO_ARCHIVE_MINUTES,
     CHANNEL_DM,
+    CHANNEL_PRIVATE_THREAD,
+    CHANNEL_PUBLIC_THREAD,
     CHANNEL_TEXT,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
+    PERM_ADMINISTRATOR,
+    PERM_ATTACH_FILES,
+    PERM_CREATE_PRIVATE_THREADS,
+    PERM_CREATE_PUBLIC_THREADS,
+    PERM_MANAGE_THREADS,
+    PERM_SEND_MESSAGES,
+    PERM_SEND_MESSAGES_IN_THREADS,
     ApplicationEmoji,
     Attachment,
     Channel,
@@ -52,6 +62,11 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 NONCE_SECONDS = 300.0  # how long Discord remembers an enforced nonce
 # Flags a bot may set when it creates a message (ephemeral, suppress embeds/notifications, V2).
 _CREATE_FLAGS = FLAG_EPHEMERAL | FLAG_SUPPRESS_EMBEDS | (1 << 12) | FLAG_COMPONENTS_V2
+FLAG_HAS_THREAD = 1 << 5  # a message a thread was started from
+THREAD_CREATED = 18  # the system message in the parent when a thread starts without one
+MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083  # "Operation cannot be performed on an archived thread"
+WRONG_CHANNEL_TYPE = 50024  # "Cannot execute action on this channel type"
 
 
 @dataclass
@@ -104,6 +119,12 @@ class Store:
             changed = self._changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(remaining, 0.25))
+
+    async def next_change(self, timeout: float) -> None:
+        """Returns at the next change, or after ``timeout`` seconds."""
+        changed = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), timeout)
 
     def emit(self, event: str, data: Payload, guild_id: int | None) -> None:
         for sink in self.sinks:
@@ -187,6 +208,8 @@ class Store:
         interaction_id: int | None = None,
         extra_flags: int = 0,
     ) -> Message:
+        if channel.is_thread:
+            self._reopen(channel)
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
             repeat = self._by_nonce(channel, author, str(nonce))
@@ -246,6 +269,11 @@ class Store:
         self.changed.append(message_id)
         self.channel_messages.setdefault(channel.id, []).append(message_id)
         channel.last_message_id = message_id
+        if channel.is_thread and not message.ephemeral:
+            channel.message_count += 1
+            self._join_thread(channel, author.id)
+            for user in payload["mentions"]:
+                self._join_thread(channel, int(user["id"]))
         if not message.ephemeral:
             self.emit("MESSAGE_CREATE", self._event_payload(message), channel.guild_id)
         self.notify()
@@ -256,6 +284,8 @@ class Store:
     ) -> Message:
         payload = dict(message.payload)
         channel = self.channel(message.channel_id)
+        if channel.is_thread and channel.archived:
+            raise _archived()
         attachments = self._merge_attachments(channel, message.attachments, body, files or [])
         self._apply_body(payload, body, attachments)
         if "flags" in body and body["flags"] is not None:
@@ -408,6 +438,142 @@ class Store:
             height=height,
         )
 
+    # -- threads ------------------------------------------------------------------------------
+
+    def may(self, guild_id: int | None, user_id: int, permission: int) -> bool:
+        """Whether a member holds a permission in the guild (administrators hold them all)."""
+        if guild_id is None:
+            return True
+        member = self.guild(guild_id).members.get(user_id)
+        if member is None:
+            return False
+        held = member.permissions
+        return bool(held & PERM_ADMINISTRATOR) or held & permission == permission
+
+    def create_thread(
+        self, parent: Channel, creator: User, body: Payload, message: Message | None = None
+    ) -> Channel:
+        """A thread under a text channel, as ``POST /channels/{id}/threads`` starts one (or
+        ``.../messages/{id}/threads`` from a message, whose id the thread takes). A public
+        thread started without a message leaves a system message in the parent."""
+        if parent.type != CHANNEL_TEXT or parent.guild_id is None:
+            raise ApiError(400, WRONG_CHANNEL_TYPE, "Cannot execute action on this channel type")
+        kind = CHANNEL_PUBLIC_THREAD if message is not None else int(body.get("type") or 12)
+        if kind not in (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD):
+            raise invalid_form([f"type: a text channel's thread is 11 or 12, not {kind}"])
+        needed = PERM_CREATE_PUBLIC_THREADS
+        if kind == CHANNEL_PRIVATE_THREAD:
+            needed = PERM_CREATE_PRIVATE_THREADS
+        if not self.may(parent.guild_id, creator.id, needed):
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if message is not None and message.payload.get("thread"):
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        minutes = body.get("auto_archive_duration") or 1440
+        if minutes not in AUTO_ARCHIVE_MINUTES:
+            raise invalid_form([f"auto_archive_duration: one of {AUTO_ARCHIVE_MINUTES}"])
+        thread_id = message.id if message is not None else self.ids.next()
+        thread = Channel(
+            thread_id,
+            kind,
+            str(body.get("name") or ""),
+            parent.guild_id,
+            parent_id=parent.id,
+            owner_id=creator.id,
+            auto_archive_duration=int(minutes),
+            created_at=iso_time(self.ids.next()),
+        )
+        self.guild(parent.guild_id).threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        self.channel_messages[thread.id] = []
+        self._join_thread(thread, creator.id)
+        self.emit("THREAD_CREATE", {**thread.payload(), "newly_created": True}, parent.guild_id)
+        if message is not None:
+            payload = dict(message.payload)
+            payload["flags"] = int(payload.get("flags") or 0) | FLAG_HAS_THREAD
+            payload["thread"] = thread.payload()
+            message.versions.append(payload)
+            message.mention_rules.append(None)
+            self.emit("MESSAGE_UPDATE", self._event_payload(message), parent.guild_id)
+        elif kind == CHANNEL_PUBLIC_THREAD:
+            self.create_message(
+                parent,
+                creator,
+                {"content": thread.name},
+                message_type=THREAD_CREATED,
+                extra={
+                    "message_reference": {
+                        "type": 0,
+                        "channel_id": str(thread.id),
+                        "guild_id": str(parent.guild_id),
+                    }
+                },
+            )
+        self.notify()
+        return thread
+
+    def update_thread(self, thread: Channel, user: User, body: Payload) -> Channel:
+        """``PATCH /channels/{thread}``: its name, archiving and lock. Archiving needs Manage
+        Threads, or to be the thread's creator; locking (or unarchiving a locked thread)
+        needs Manage Threads."""
+        manages = self.may(thread.guild_id, user.id, PERM_MANAGE_THREADS)
+        archiving = body.get("archived")
+        locking = body.get("locked")
+        if locking is not None and bool(locking) != thread.locked and not manages:
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if thread.archived and archiving is not False:
+            raise _archived()
+        if thread.archived and thread.locked and not manages:
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if archiving and not (manages or user.id == thread.owner_id):
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if body.get("name") is not None:
+            thread.name = str(body["name"])
+        if body.get("auto_archive_duration") is not None:
+            thread.auto_archive_duration = int(body["auto_archive_duration"])
+        if locking is not None:
+            thread.locked = bool(locking)
+        if archiving is not None and bool(archiving) != thread.archived:
+            thread.archived = bool(archiving)
+            thread.archive_timestamp = iso_now()
+        self.emit("THREAD_UPDATE", thread.payload(), thread.guild_id)
+        self.notify()
+        return thread
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """What Discord does to a thread idle for its auto-archive duration (or a moderator's
+        archiving): it is archived, and leaves the guild's list of active threads."""
+        thread.archived = True
+        thread.locked = thread.locked or locked
+        thread.archive_timestamp = iso_now()
+        self.emit("THREAD_UPDATE", thread.payload(), thread.guild_id)
+        self.notify()
+
+    def check_send(self, channel: Channel, user: User, *, files: bool, new: bool = True) -> None:
+        """What Discord asks of a message in a server's channel: Send Messages (in a thread,
+        Send Messages in Threads) for a new one, and Attach Files for any upload, new or by
+        an edit. DMs ask for none of them."""
+        if channel.guild_id is None:
+            return
+        needed = PERM_ATTACH_FILES if files else 0
+        if new:
+            needed |= PERM_SEND_MESSAGES_IN_THREADS if channel.is_thread else PERM_SEND_MESSAGES
+        if needed and not self.may(channel.guild_id, user.id, needed):
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def _reopen(self, thread: Channel) -> None:
+        """A message sent in an archived thread unarchives it, unless it is locked."""
+        if not thread.archived:
+            return
+        if thread.locked:
+            raise _archived()
+        thread.archived = False
+        thread.archive_timestamp = iso_now()
+        self.emit("THREAD_UPDATE", thread.payload(), thread.guild_id)
+
+    def _join_thread(self, thread: Channel, user_id: int) -> None:
+        if user_id not in thread.member_ids and user_id in self.users:
+            thread.member_ids.append(user_id)
+
     # -- application emojis -------------------------------------------------------------------
 
     def application_emoji(self, emoji_id: int) -> ApplicationEmoji:
@@ -453,3 +619,7 @@ class Store:
 
     def _emoji_names(self) -> set[str]:
         return {emoji.name for emoji in self.application_emojis.values()}
+
+
+def _archived() -> ApiError:
+    return ApiError(400, THREAD_ARCHIVED, "Thread is archived")

@@ -1,4 +1,4 @@
-"""The computer opponent, in three levels: easy, normal and hard, for every mode.
+"""The computer opponent, in four levels: easy, normal, hard and expert, for every mode.
 
 It decides from a view alone (its own cards and the public history, as a player at a real
 table knows them), never from the ``Hand``, so it cannot see hidden cards. To play the bot's

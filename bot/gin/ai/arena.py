@@ -396,7 +396,7 @@ def parse_lineup(text: str) -> list[str]:
             count = int(times) if times else 1
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is not a lineup like hard,easy*5 (levels: easy, normal, hard)"
+                f"{text!r} is not a lineup like hard,easy*5 (levels: easy, normal, hard, expert)"
             ) from None
         out += [level.value] * count
     return out
@@ -408,7 +408,7 @@ def parse_pair(text: str) -> tuple[Level, Level]:
         return Level(first), Level(second)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a pairing like normal:easy (levels: easy, normal, hard)"
+            f"{text!r} is not a pairing like normal:easy (levels: easy, normal, hard, expert)"
         ) from None
 
 

@@ -1,4 +1,4 @@
-"""The three levels behind one call: ``decide(view, level, rng)``."""
+"""The four levels behind one call: ``decide(view, level, rng)``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from bot.gin.ai.easy import decide_easy, decide_easy_elimination
 from bot.gin.ai.elimination import HARD_GIN, NORMAL_GIN, decide_gin_only
+from bot.gin.ai.expert import decide_expert
 from bot.gin.ai.strategy import HARD, NORMAL, decide_with
 from bot.gin.ai.view import AnyView, PlayerView, seat_view
 from bot.gin.hand import Action, Hand
@@ -19,6 +20,7 @@ class Level(StrEnum):
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
+    EXPERT = "expert"
 
 
 def decide(view: AnyView, level: Level | str, rng: random.Random) -> Action:
@@ -32,11 +34,14 @@ def decide(view: AnyView, level: Level | str, rng: random.Random) -> Action:
     if isinstance(view, PlayerView):
         if level is Level.EASY:
             action = decide_easy(view, rng)
+        elif level is Level.EXPERT:
+            action = decide_expert(view, rng)
         else:
             action = decide_with(view, NORMAL if level is Level.NORMAL else HARD, rng)
     elif level is Level.EASY:
         action = decide_easy_elimination(view, rng)
     else:
+        # Expert plays the gin-only race as hard does: no search measured better there yet.
         action = decide_gin_only(view, NORMAL_GIN if level is Level.NORMAL else HARD_GIN, rng)
     if action not in view.legal_actions:  # a strategy bug must never stall a table
         raise AssertionError(f"{level} chose an illegal move {action}")

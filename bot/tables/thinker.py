@@ -1,0 +1,140 @@
+"""Where the expert opponent thinks: worker processes, so a search never holds the event loop.
+
+The expert plays out hundreds of sampled hands for each move; done on the loop, every other
+table would wait for it. The loop computes the seat's view (cheap), draws a seed from the
+table's generator (so a seeded table still repeats its moves), and awaits the decision from a
+pool of processes sized by ``GIN_EXPERT_WORKERS``. The pool starts with the bot and stops with
+it; if it cannot start or dies, the next decision starts a new one, and meanwhile a decision
+runs on a thread (it still never blocks the loop outright).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from bot.gin.ai import AnyView, Level, decide
+from bot.gin.hand import Action
+from bot.pools import stop_now
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+ORPHAN_CHECK_SECONDS = 1.0
+OFF_LOOP_LEVELS = frozenset({Level.EXPERT})
+"""Levels whose decisions go to the workers; the others are quick enough to run inline."""
+
+
+def start_worker(parent: int) -> None:
+    """Runs first in each worker: it leaves when the bot's process is gone, then it warms up
+    (the card tables are built on import)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    import bot.gin.ai.expert  # noqa: F401  (the tables are built here, not at the first move)
+
+
+def think(view: AnyView, level: str, seed: int) -> Action:
+    """Runs in a worker: the decision for this view, from a generator seeded by the loop."""
+    return decide(view, level, random.Random(seed))
+
+
+class Thinker:
+    """A pool of worker processes deciding the slow levels' moves."""
+
+    def __init__(self, workers: int = 1, *, processes: bool = True) -> None:
+        self.workers = max(1, workers)
+        self.processes = processes
+        self._pool: Executor | None = None
+        self._lock = threading.Lock()
+
+    def resize(self, workers: int) -> None:
+        """Sets how many workers the next pool starts (the running one keeps its size)."""
+        self.workers = max(1, workers)
+
+    def start(self) -> None:
+        """Starts the workers if they are not running, without waiting for them."""
+        self._executor()
+
+    def worker_pids(self) -> list[int]:
+        processes = getattr(self._pool, "_processes", None) or {}
+        return sorted(processes)
+
+    async def decide(self, view: AnyView, level: str, rng: random.Random) -> Action:
+        """The level's move for the view, thought out in a worker; the loop goes on meanwhile."""
+        seed = rng.getrandbits(64)
+        pool = self._executor()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, think, view, level, seed)
+        except BrokenProcessPool:
+            self._discard(pool)  # a worker died: the next decision starts new ones
+            log.warning("the expert's workers died; this move is thought out on a thread")
+            return await asyncio.to_thread(think, view, level, seed)
+
+    async def run(self, job: Callable[..., T], *args: Any) -> T:
+        """Any other slow, pure work (the coach's valuing) in the same workers: a picklable
+        top-level ``job`` and its arguments. Callers keep each job short, so a move of the
+        expert never waits behind much."""
+        pool = self._executor()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, job, *args)
+        except BrokenProcessPool:
+            self._discard(pool)  # a worker died: the next job starts new ones
+            return await asyncio.to_thread(job, *args)
+
+    def close(self) -> None:
+        """Stops the workers at once, whatever they are doing."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            stop_now(pool)
+
+    def _executor(self) -> Executor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._new_pool()
+            return self._pool
+
+    def _new_pool(self) -> Executor:
+        if self.processes:
+            try:
+                pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_worker,
+                    initargs=(os.getpid(),),
+                )
+                for _ in range(self.workers):
+                    pool.submit(int)  # starts the workers now, in the background
+                return pool
+            except (OSError, NotImplementedError, BrokenProcessPool):
+                log.exception("expert: no worker processes; thinking on a thread instead")
+        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="expert")
+
+    def _discard(self, pool: Executor) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+THINKER = Thinker()
+"""The expert's workers of this process (one pool serves every bot in it, as in tests)."""

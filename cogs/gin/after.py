@@ -1,0 +1,134 @@
+"""What follows every change of a table, whoever made it: the players' notes, the screens,
+and the bot's turn. One path for every flow (a move, a resignation, an accept, a lobby that
+started, a timer, the bot's own move, another process's move), so none of them can forget a
+part of it; and the gate shutdown closes, so no new work starts while the last is finishing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Any
+
+from bot.gin.hand import ActionKind
+from bot.i18n import tr
+from bot.tables import MoveOutcome, Table, TableError, TableService
+from bot.tables.service import HeardOutcome
+from cogs.gin.languages import learn
+from cogs.gin.opponent import BotOpponent
+from cogs.gin.screens import Screens
+
+log = logging.getLogger(__name__)
+
+
+def done_text(outcome: MoveOutcome) -> str:
+    """What the mover did, in their own words (their private hand's note), in the language
+    in force."""
+    action = outcome.action
+    match action.kind:
+        case ActionKind.PASS:
+            return tr("You passed on the upcard.")
+        case ActionKind.DRAW_STOCK:
+            return tr("You drew {card} from the stock.", card=outcome.drawn)
+        case ActionKind.DRAW_DISCARD:
+            return tr("You took {card} from the discard pile.", card=outcome.drawn)
+        case ActionKind.DISCARD:
+            return tr("You discarded {card}.", card=action.card)
+        case ActionKind.KNOCK:
+            return tr("You knocked, discarding {card} face down.", card=action.card)
+        case ActionKind.BIG_GIN:
+            return tr("You declared Big Gin!")
+    raise KeyError(action.kind)
+
+
+class After:
+    """Notes, screens and the bot's turn after a change; the shutdown gate."""
+
+    def __init__(
+        self, service: TableService, screens: Screens, closing: asyncio.Event, delay: float
+    ) -> None:
+        self.service = service
+        self.screens = screens
+        self.closing = closing
+        self.opponent = BotOpponent(service, self, delay)
+        self._in_flight: set[asyncio.Task[Any]] = set()
+
+    def note(self, outcome: MoveOutcome) -> None:
+        """What each player's private hand says happened last; the mover is looking."""
+        table = outcome.table
+        match = table.match
+        assert match is not None
+        action = outcome.action
+        screens = self.screens
+        screens.acted(table, outcome.seat)
+        # Each note is said when its reader's hand is rendered, in that reader's language.
+        if action.kind is not ActionKind.LEAVE:
+            screens.set_note(table, outcome.seat, partial(done_text, outcome))
+        if outcome.finished_hand is not None:
+            for seat in outcome.finished_hand.seats:
+                screens.set_note(table, seat, None)
+            return
+        board = match.board_of(outcome.seat) if action.kind is not ActionKind.LEAVE else None
+        if board is None:
+            board = match.boards[outcome.board] if outcome.board < len(match.boards) else None
+        if board is None or board.is_over:
+            return
+        # The player to act sees the others' whole turns on their hand (the render retells
+        # them), so their own last note has had its day. A waiting player hears of a move
+        # when their turn comes: an edit of their hand for each move would spend the REST
+        # budget on a message they are not using.
+        if board.turn != outcome.seat:
+            screens.set_note(table, board.turn, None)
+
+    async def changed(self, table: Table, outcome: MoveOutcome | None = None) -> None:
+        """The table changed (by ``outcome``, if a move): show it, then let the bot play."""
+        if outcome is not None:
+            self.note(outcome)
+        await self.screens.sync(table)
+        self.opponent.nudge(table)
+
+    def heard(self, table: Table, seat: int | None, made: list[HeardOutcome]) -> None:
+        """Another process changed the table: show it, and play the bot's turn if it is ours
+        (the sync and the bot do nothing for a table another process shows). The moves made
+        here from what was heard leave the notes they would have left here, and the mover's
+        message edited by the answer to their click stays as it is: their turns come on
+        their DM hand again, not on a private reply in the channel."""
+        if seat is not None:
+            self.screens.acted(table, seat)  # they moved moments ago: they are looking
+        if self.service.shows(table):
+            for heard in made:
+                if heard.language is not None:  # they clicked elsewhere: write in theirs
+                    learn(table.players[heard.outcome.seat].id, heard.language)
+                self.note(heard.outcome)
+                self.screens.heard(table, heard.outcome.seat, heard.shown_message)
+        self.screens.sync_soon(table)
+        self.opponent.nudge(table)
+
+    @asynccontextmanager
+    async def activity(self) -> AsyncIterator[None]:
+        """Marks work that shutdown must let finish; refuses new work once shutdown began."""
+        if self.closing.is_set():
+            raise TableError("I'm restarting; try again in a few seconds. Nothing was changed.")
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Stop the bot's play and the delayed edits, then wait for the moves being answered
+        and shown to finish (at shutdown)."""
+        await self.opponent.stop()
+        await self.screens.stop()
+        current = asyncio.current_task()
+        pending = {t for t in self._in_flight if t is not current and not t.done()}
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=timeout)
+            for task in late:
+                log.warning("still busy at shutdown: %s", task.get_stack(limit=8))

@@ -1,0 +1,104 @@
+"""Pictures of a tournament's messages as Discord shows them:
+``python -m tests.e2e.tournament_screenshots``.
+
+Eight people play a Swiss tournament of three rounds through the fake Discord against the
+real bot, every match played out in its thread. The channel's messages (their real payloads)
+are drawn as a page in Discord's dark theme (``tests.e2e.screens``) and photographed with
+headless Chromium, as ``tests.e2e.screenshots`` does for the other screens: the final
+standings, and the last round's results with the winner's announcement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import tempfile
+from pathlib import Path
+
+from bot.client import GinBot
+from tests.e2e.conftest import World, card_room, start_bot
+from tests.e2e.screens import Page, Screen
+from tests.e2e.screenshots import ROOT, TOKEN, WIDTH, frozen, photograph
+from tests.e2e.tournament_driver import Tourney
+from tests.fakediscord import FakeDiscord, Message, patch_discord
+
+NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eli", "Fran", "Gus", "Hana")
+
+
+async def capture(target: int) -> tuple[dict[str, list[Message]], Screen]:
+    with tempfile.TemporaryDirectory(prefix="tournament-shots-") as folder:
+        fake = FakeDiscord(token=TOKEN)
+        await fake.start()
+        try:
+            world = card_room(fake, Path(folder) / "gin.sqlite3")
+            for user, name in zip((world.alice, world.bob, world.carol), NAMES, strict=False):
+                user.global_name = name
+            with patch_discord(fake.http_base, fake.gateway_url):
+                bot, task = await start_bot(world)
+                try:
+                    shots = await play(world, bot, target)
+                finally:
+                    await bot.close()
+                    await task
+            return shots, Screen.of(fake)
+        finally:
+            await fake.stop()
+
+
+async def play(world: World, bot: GinBot, target: int) -> dict[str, list[Message]]:
+    tourney = Tourney(world, bot)
+    people = tourney.people(8)
+    for user, name in zip(people[3:], NAMES[3:], strict=True):
+        user.global_name = name
+    await tourney.open(people[0], format="swiss", target=target, round_minutes=60)
+    await tourney.join(people)
+    await tourney.start(people[0])
+    for number in (1, 2, 3):
+        tables = await tourney.round_tables(number, timeout=60)
+        for board, (thread, table) in sorted(tables.items()):
+            await tourney.play(thread, table, seed=number * 10 + board)
+    await tourney.announced()
+    posts = tourney.channel_posts()
+    standings = [m for m in posts if "Final standings" in m.text]
+    last_round = [m for m in posts if "Round 3 of 3" in m.text]
+    over = [m for m in posts if "The tournament is over" in m.text]
+    return {
+        "standings": [frozen(m) for m in standings],
+        "round": [frozen(m) for m in last_round + over],
+    }
+
+
+TITLES = {
+    "standings": "A Swiss tournament's standings, edited in place after every result",
+    "round": "The last round's results, and the winner",
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.tournament_screenshots", description=__doc__
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--target", type=int, default=50, help="the matches' target (50-500)")
+    parser.add_argument("--html", action="store_true", help="keep the pages beside the pictures")
+    args = parser.parse_args()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("needs Chromium: apt-get install chromium")
+    shots, screen = asyncio.run(capture(args.target))
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="screens-") as folder:
+        for name, messages in shots.items():
+            page = Page(screen, TITLES[name], width=WIDTH)
+            html = Path(folder) / f"tournament-{name}.html"
+            html.write_text(page.html(messages), encoding="utf-8")
+            png = args.out / f"screen-tournament-{name}.png"
+            photograph(html, png, chromium)
+            if args.html:
+                shutil.copy(html, args.out / html.name)
+            print(png.relative_to(ROOT) if png.is_relative_to(ROOT) else png)
+
+
+if __name__ == "__main__":
+    main()

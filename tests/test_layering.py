@@ -1,0 +1,167 @@
+"""The layers stay layers: read from every module's imports (any import, at any depth)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GIN_COGS = "cogs.gin"
+SCREENS = "cogs.gin.screens"
+# The flows of the Discord layer: what a command or a button sets going.
+FLOWS = {
+    f"{GIN_COGS}.{name}"
+    for name in (
+        "cog",
+        "moves",
+        "challenges",
+        "lobby",
+        "moderation",
+        "records",
+        "reviews",
+        "settings",
+        "timers",
+        "after",
+        "opponent",
+        "tournament_cog",
+        "tournament_commands",
+        "tournaments",
+        "seasons",
+        "rounds",
+    )
+}
+# Inside the screens, each module imports only those below it.
+SCREENS_ORDER = [
+    SCREENS,
+    f"{SCREENS}.channel",
+    f"{SCREENS}.pictures",
+    f"{SCREENS}.private",
+    f"{SCREENS}.replies",
+    f"{SCREENS}.notices",
+    f"{SCREENS}.hands",
+    f"{SCREENS}.handoff",
+    f"{SCREENS}.state",
+    f"{SCREENS}.messages",
+    f"{SCREENS}.ledger",
+]
+# What may read and write the store: the table and tournament services, and start-up.
+STORE_USERS = (
+    "bot.store",
+    "bot.tables",
+    "bot.tournaments",
+    "bot.client",
+    "bot.__main__",
+    "bot.config",
+)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(package: str) -> dict[str, Path]:
+    base = ROOT.joinpath(*package.split("."))
+    return {module_name(path): path for path in sorted(base.rglob("*.py"))}
+
+
+def imports(path: Path) -> Iterator[str]:
+    """Every module an import in the file names: ``from a import b`` names ``a.b`` when
+    that is a module (Python runs the package ``a`` first, as it does for any of its
+    modules), else ``a``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            named = [f"{base}.{alias.name}" for alias in node.names]
+            submodules = [name for name in named if name in KNOWN]
+            yield from submodules or [base]
+
+
+ALL = {**modules("bot"), **modules("cogs")}
+KNOWN = set(ALL)
+
+
+def project_imports(path: Path, known: set[str]) -> set[str]:
+    return {name for name in imports(path) if name in known}
+
+
+def test_the_engine_imports_nothing_of_the_project_outside_it() -> None:
+    for name, path in modules("bot.gin").items():
+        outside = {m for m in project_imports(path, KNOWN) if not m.startswith("bot.gin")}
+        assert not outside, f"{name} imports {sorted(outside)}"
+
+
+def test_only_the_service_and_start_up_use_the_store() -> None:
+    for name, path in ALL.items():
+        if name.startswith(STORE_USERS):
+            continue
+        found = {m for m in project_imports(path, KNOWN) if m.startswith("bot.store")}
+        assert not found, f"{name} imports {sorted(found)}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALL if n.startswith(f"{GIN_COGS}.views")))
+def test_the_components_import_no_flow(name: str) -> None:
+    found = project_imports(ALL[name], KNOWN) & FLOWS
+    assert not found, f"{name} imports {sorted(found)}"
+
+
+def test_the_screens_import_no_flow_and_keep_their_order() -> None:
+    for name, path in ALL.items():
+        if not name.startswith(SCREENS):
+            continue
+        found = project_imports(path, KNOWN)
+        assert not found & FLOWS, f"{name} imports {sorted(found & FLOWS)}"
+        below = SCREENS_ORDER[SCREENS_ORDER.index(name) + 1 :]
+        inside = {m for m in found if m.startswith(SCREENS)}
+        assert inside <= set(below), f"{name} imports {sorted(inside - set(below))} above it"
+
+
+def test_no_module_of_the_discord_layer_imports_itself_back() -> None:
+    graph = {
+        name: {m for m in project_imports(path, KNOWN) if m.startswith(GIN_COGS) and m != name}
+        for name, path in ALL.items()
+        if name.startswith(GIN_COGS)
+    }
+
+    def cycle_from(start: str) -> list[str] | None:
+        stack = [(start, [start])]
+        seen: set[str] = set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    return [*trail, nxt]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*trail, nxt]))
+        return None
+
+    for name in graph:
+        cycle = cycle_from(name)
+        assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_no_module_of_the_discord_layer_is_long() -> None:
+    long = {
+        name: lines
+        for name, path in ALL.items()
+        if name.startswith(GIN_COGS)
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > 560
+    }
+    assert not long, long
