@@ -26,7 +26,8 @@ from tests.fakediscord import FakeDiscord, InteractionResult
 from tests.gin.players import choose
 from tests.image import containers
 
-pytestmark = pytest.mark.image
+# Building the image (a Debian root, then pip) takes minutes on a cold machine.
+pytestmark = [pytest.mark.image, pytest.mark.timeout(1800)]
 
 TAG = "localhost/gin-bot:test"
 TOKEN = "fake.bot.token"
