@@ -41,7 +41,9 @@ def test_the_loop_keeps_serving_while_the_expert_thinks() -> None:
     finally:
         thinker.close()
     # The same seed drawn from the same generator gives the same move as thinking inline.
-    assert action == think(view, "expert", random.Random(42).getrandbits(64))
+    assert action == think(view, "expert", random.Random(42).getrandbits(64))[0]
+    assert len(thinker.think_ms) == len(thinker.decide_ms) == 1  # timed for the benchmark
+    assert 0 < thinker.think_ms[0] <= thinker.decide_ms[0]
     assert len(gaps) >= 20  # the loop ran all along (the worker starts and thinks meanwhile)
     assert max(gaps) < 0.25
     assert thinker.worker_pids() == []

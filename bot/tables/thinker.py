@@ -18,6 +18,7 @@ import os
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ORPHAN_CHECK_SECONDS = 1.0
+TIMES_KEPT = 100_000
+"""Decision times kept for the load benchmark's report (a few MB at most)."""
 OFF_LOOP_LEVELS = frozenset({Level.EXPERT})
 """Levels whose decisions go to the workers; the others are quick enough to run inline."""
 
@@ -49,9 +52,12 @@ def start_worker(parent: int) -> None:
     import bot.gin.ai.expert  # noqa: F401  (the tables are built here, not at the first move)
 
 
-def think(view: AnyView, level: str, seed: int) -> Action:
-    """Runs in a worker: the decision for this view, from a generator seeded by the loop."""
-    return decide(view, level, random.Random(seed))
+def think(view: AnyView, level: str, seed: int) -> tuple[Action, float]:
+    """Runs in a worker: the decision for this view, from a generator seeded by the loop,
+    and the seconds it took there."""
+    started = time.perf_counter()
+    action = decide(view, level, random.Random(seed))
+    return action, time.perf_counter() - started
 
 
 class Thinker:
@@ -62,6 +68,11 @@ class Thinker:
         self.processes = processes
         self._pool: Executor | None = None
         self._lock = threading.Lock()
+        self.think_ms: deque[float] = deque(maxlen=TIMES_KEPT)
+        """Each decision's time in its worker."""
+        self.decide_ms: deque[float] = deque(maxlen=TIMES_KEPT)
+        """Each decision's time as its table waited for it: the worker's, and the queue's
+        when every worker was busy."""
 
     def resize(self, workers: int) -> None:
         """Sets how many workers the next pool starts (the running one keeps its size)."""
@@ -80,12 +91,16 @@ class Thinker:
         seed = rng.getrandbits(64)
         pool = self._executor()
         loop = asyncio.get_running_loop()
+        started = time.perf_counter()
         try:
-            return await loop.run_in_executor(pool, think, view, level, seed)
+            action, seconds = await loop.run_in_executor(pool, think, view, level, seed)
         except BrokenProcessPool:
             self._discard(pool)  # a worker died: the next decision starts new ones
             log.warning("the expert's workers died; this move is thought out on a thread")
-            return await asyncio.to_thread(think, view, level, seed)
+            action, seconds = await asyncio.to_thread(think, view, level, seed)
+        self.think_ms.append(seconds * 1000)
+        self.decide_ms.append((time.perf_counter() - started) * 1000)
+        return action
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """Any other slow, pure work (the coach's valuing) in the same workers: a picklable

@@ -1,8 +1,9 @@
 """The bot as the load benchmark runs it: ``python -m bot``, and at exit the showdown pictures'
-drawing times written, as JSON, to the file ``GIN_BENCH_FIGURES`` names.
+drawing times and the expert's decision times written, as JSON, to the file
+``GIN_BENCH_FIGURES`` names.
 
-The times are the bot's own (its artist measured them while it served the tables), so the
-benchmark reports what the bot saw, not a drawing redone elsewhere.
+The times are the bot's own (its artist and its thinker measured them while it served the
+tables), so the benchmark reports what the bot saw, not work redone elsewhere.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from bot import pacing
 from bot.art.artist import ARTIST
+from bot.tables.thinker import THINKER
 
 
 def write_figures() -> None:
@@ -23,6 +25,8 @@ def write_figures() -> None:
         figures: dict[str, object] = {
             "draw_ms": list(ARTIST.draw_ms),
             "wait_ms": list(ARTIST.wait_ms),
+            "think_ms": list(THINKER.think_ms),
+            "decide_ms": list(THINKER.decide_ms),
         }
         budget = pacing.LAST[0]
         if budget is not None:

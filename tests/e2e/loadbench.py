@@ -1,14 +1,16 @@
 """Load benchmark: many tables play at once through the fake Discord against the real bot.
 
 Run: ``python -m tests.e2e.loadbench --tables 100 [--moves-per-table 40] [--seed 1]
-[--in-process]``.
+[--in-process] [--expert-tables 10]``.
 
 The bot runs as its own process (``tests.fakediscord.bootstrap bot``) so that its memory and
 CPU are its own; the fake Discord and the players run here. Players decide their moves only
 from what they see, the buttons and menus on their DM hand message, like real people; each
 table makes its moves one after another while all tables play at the same time. A table whose
-match ends stops there (no new challenge). Figures are printed with the targets; a missed
-target is reported, never raised.
+match ends stops there (no new challenge). With ``--expert-tables`` that many more players each
+practise against the expert opponent (``/gin practice level:expert``) meanwhile, and the
+expert's decision times, as the bot measured them, are reported beside the other tables'
+move latency. Figures are printed with the targets; a missed target is reported, never raised.
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ TARGET_MOVES_PER_S = 300.0
 TARGET_KB_PER_TABLE = 100.0
 TARGET_KB_PER_BIG_TABLE = 200.0  # a table of 14
 TARGET_PICTURE_P99_MS = 30.0
+TARGET_EXPERT_MEDIAN_MS = 100.0
+TARGET_EXPERT_P99_MS = 1000.0
+PRACTICE = "practice"  # a table's mode in this benchmark: one player against the expert
 
 # Move components on a DM hand message: gin:mv:{table}:{move}:{kind} / gin:sel:{table}:{move}:…
 MOVE_ID = re.compile(r"gin:(?:mv|sel):(\d+):(\d+):(\w+)")
@@ -220,6 +225,9 @@ async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
     """Two players: challenge and accept with the button; more: open a table and join it
     by command. Then wait for the public table and every DM hand."""
     host, *others = run.players
+    if run.mode == PRACTICE:
+        await start_practice(fake, panels, run)
+        return
     if run.mode == "classic":
         target: dict[str, Any] = {"target": run.target} if run.target else {}
         result = await fake.slash(
@@ -255,6 +263,25 @@ async def start_table(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
         return bool(public) and all(fake.dm_messages(p) for p in run.players)
 
     await fake.wait_for(dealt, timeout=WAIT_S, what=f"table {run.table_id} to be dealt")
+
+
+async def start_practice(fake: FakeDiscord, panels: Panels, run: TableRun) -> None:
+    """One player against the expert: the table's number is read off their DM hand."""
+    (player,) = run.players
+    await fake.slash(player, run.channel, "gin practice", level="expert", timeout=WAIT_S)
+
+    def table_id() -> int | None:
+        for message in fake.dm_messages(player):
+            for custom_id in message.custom_ids():
+                found = MOVE_ID.fullmatch(custom_id)
+                if found:
+                    return int(found[1])
+        return None
+
+    run.table_id = await fake.wait_for(
+        table_id, timeout=WAIT_S, what=f"{player.username}'s hand against the expert"
+    )
+    panels.watch_channel(run.channel.id, run.table_id)
 
 
 async def play_table(
@@ -457,6 +484,7 @@ class Durability:
     tables: int
 
     def passed(self, moves: int) -> bool:
+        """``moves``: the players' moves at the tables without the expert."""
         return self.move_rows == moves and self.tables_matching == self.tables
 
 
@@ -466,7 +494,6 @@ async def check_postgres(url: str, runs: Sequence[TableRun]) -> Durability:
 
     conn = await asyncpg.connect(url)
     try:
-        rows = int(await conn.fetchval("SELECT COUNT(*) FROM moves"))
         stored = {
             r["id"]: r["move_count"] for r in await conn.fetch("SELECT id, move_count FROM matches")
         }
@@ -476,29 +503,36 @@ async def check_postgres(url: str, runs: Sequence[TableRun]) -> Durability:
         }
     finally:
         await conn.close()
-    matching = sum(
-        1
-        for r in runs
-        if stored.get(r.table_id) == r.moves and logged.get(r.table_id, 0) == r.moves
-    )
-    return Durability(rows, matching, len(runs))
+    return _durability(stored, logged, runs)
 
 
 def check_database(db_path: Path, runs: Sequence[TableRun]) -> Durability:
     """Read the file the bot writes: one row per move made, and each table's move count."""
     uri = f"file:{db_path}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-        (rows,) = db.execute("SELECT COUNT(*) FROM moves").fetchone()
         stored = dict(db.execute("SELECT id, move_count FROM matches").fetchall())
         logged = dict(
             db.execute("SELECT match_id, COUNT(*) FROM moves GROUP BY match_id").fetchall()
         )
+    return _durability(stored, logged, runs)
+
+
+def _durability(
+    stored: dict[int, int], logged: dict[int, int], runs: Sequence[TableRun]
+) -> Durability:
+    """Each table's rows against its moves. At a table against the expert the bot's own moves
+    are stored too: there the rows must match the stored count and hold the player's moves."""
+    rows = sum(logged.get(r.table_id, 0) for r in runs if r.mode != PRACTICE)
     matching = sum(
         1
         for r in runs
-        if stored.get(r.table_id) == r.moves and logged.get(r.table_id, 0) == r.moves
+        if (
+            stored.get(r.table_id) == logged.get(r.table_id, 0) >= r.moves
+            if r.mode == PRACTICE
+            else stored.get(r.table_id) == r.moves and logged.get(r.table_id, 0) == r.moves
+        )
     )
-    return Durability(int(rows), matching, len(runs))
+    return Durability(rows, matching, len(runs))
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -543,6 +577,11 @@ class Figures:
     picture_draw_ms: list[float] = field(default_factory=list)
     picture_wait_ms: list[float] = field(default_factory=list)
     worker_rss_kb: int = 0
+    expert_tables: int = 0
+    expert_think_ms: list[float] = field(default_factory=list)  # each decision in its worker
+    expert_decide_ms: list[float] = field(default_factory=list)  # as its table waited for it
+    practice_moves: int = 0  # the players' moves at the tables against the expert
+    practice_latencies_ms: list[float] = field(default_factory=list)
 
     @property
     def counted_calls(self) -> int:
@@ -605,6 +644,7 @@ async def run_benchmark(
     db: str | None = None,
     processes: int = 1,
     checked: bool = True,
+    expert_tables: int = 0,
 ) -> Figures:
     """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
 
@@ -614,13 +654,15 @@ async def run_benchmark(
     file; ``processes``: that many bot processes, one per shard, with a server on each shard
     and the tables spread over them (DM clicks all reach shard 0, as on Discord). ``checked``:
     the fake checks each request against Discord's spec, on the bot's cores (off: to compare
-    with a build whose fake had no such checks).
+    with a build whose fake had no such checks). ``expert_tables``: that many more players
+    each practise against the expert meanwhile.
     """
     figures = Figures(
         tables, moves_per_table, seed, own_process=not in_process, mode=mode, players=players
     )
     figures.rate = rate
     figures.processes = processes
+    figures.expert_tables = expert_tables
     async with contextlib.AsyncExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loadbench-")))
@@ -647,6 +689,7 @@ async def run_benchmark(
                 fake.add_guild(f"Load Test {k}", owner=host, shard=k) for k in range(processes)
             ]
             runs = _seat_players(fake, guilds, tables, mode, players)
+            runs += _seat_practice(fake, guilds[0], expert_tables)
             starter = (
                 bot_in_process(fake, Path(database))
                 if in_process
@@ -687,6 +730,8 @@ async def run_benchmark(
             drawn = json.loads(drawn_path.read_text())
             figures.picture_draw_ms += drawn["draw_ms"]
             figures.picture_wait_ms += drawn["wait_ms"]
+            figures.expert_think_ms += drawn.get("think_ms", [])
+            figures.expert_decide_ms += drawn.get("decide_ms", [])
     return figures
 
 
@@ -702,6 +747,15 @@ def _seat_players(
             fake.add_member(guild, user)
             seated.append(user)
         runs.append(TableRun(fake.add_channel(guild, f"table-{i}"), seated, mode))
+    return runs
+
+
+def _seat_practice(fake: FakeDiscord, guild: Guild, tables: int) -> list[TableRun]:
+    runs = []
+    for i in range(tables):
+        user = fake.add_user(f"x{i}", global_name=f"Expert's guest {i}")
+        fake.add_member(guild, user)
+        runs.append(TableRun(fake.add_channel(guild, f"practice-{i}"), [user], PRACTICE))
     return runs
 
 
@@ -750,6 +804,12 @@ async def _measure(
         1 for a in fake.store.attachments.values() if a.filename.startswith("showdown-")
     )
     for run in runs:
+        if run.mode == PRACTICE:  # reported apart: the bot's own moves come between
+            figures.practice_moves += run.moves
+            figures.practice_latencies_ms.extend(x * 1000.0 for x in run.latencies)
+            if run.error:
+                figures.errors.append(f"table {run.table_id} (vs expert): {run.error}")
+            continue
         figures.moves += run.moves
         figures.latencies_ms.extend(x * 1000.0 for x in run.latencies)
         for kind, latency in zip(run.latency_kinds, run.latencies, strict=True):
@@ -763,6 +823,7 @@ async def _measure(
         {
             int(at * 10)
             for run in runs
+            if run.mode != PRACTICE
             for at, latency in zip(run.dispatched, run.latencies, strict=True)
             if latency * 1000.0 >= TARGET_P99_MS
         }
@@ -833,6 +894,7 @@ def report(f: Figures) -> str:
         ),
         _row("memory per open table (dealt only)", f"{dealt_kb:.1f} KB"),
         *_picture_rows(f),
+        *_expert_rows(f),
         "",
         "diagnostics:",
         f"  answer → next buttons shown (bot's follow-up work): median "
@@ -899,6 +961,38 @@ def _picture_rows(f: Figures) -> list[str]:
     ]
 
 
+def _expert_rows(f: Figures) -> list[str]:
+    if not f.expert_tables:
+        return []
+    think, wait = f.expert_think_ms, f.expert_decide_ms
+    median = statistics.median(wait) if wait else math.nan
+    p99 = percentile(wait, 99.0)
+    practice = f.practice_latencies_ms
+    return [
+        _row(
+            f"{f.expert_tables} tables vs expert: decisions",
+            f"{len(wait)}",
+        ),
+        _row(
+            "expert decision, median (table's wait)",
+            f"{median:.1f} ms",
+            "<= 100 ms",
+            median <= TARGET_EXPERT_MEDIAN_MS,
+        ),
+        _row("expert decision, p99 (table's wait)", f"{p99:.1f} ms", "<= 1 s", p99 <= 1000.0),
+        _row(
+            "expert thinking in its worker, med / p99",
+            f"{statistics.median(think) if think else math.nan:.1f} / "
+            f"{percentile(think, 99.0):.1f} ms",
+        ),
+        _row(
+            "their players' moves, median / p99",
+            f"{statistics.median(practice) if practice else math.nan:.1f} / "
+            f"{percentile(practice, 99.0):.1f} ms",
+        ),
+    ]
+
+
 def _row(label: str, value: str, target: str = "", ok: bool | None = None) -> str:
     verdict = "" if ok is None else ("met" if ok else "NOT MET")
     return f"{label:<{LABEL}}{value:>12}   {target:<10} {verdict}".rstrip()
@@ -939,6 +1033,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--processes", type=int, default=1, help="bot processes, one per shard (needs --db)"
     )
     parser.add_argument(
+        "--expert-tables",
+        type=int,
+        default=0,
+        help="more tables, each one player practising against the expert meanwhile (0)",
+    )
+    parser.add_argument(
         "--unchecked",
         action="store_true",
         help="the fake Discord skips its checks against Discord's spec (they share the bot's "
@@ -951,6 +1051,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--in-process runs one bot on SQLite")
     if args.tables < 1 or args.moves_per_table < 1:
         parser.error("--tables and --moves-per-table must be at least 1")
+    if args.expert_tables < 0:
+        parser.error("--expert-tables must be 0 or more")
     players = args.players or {"classic": 2, "three": 3, "elimination": 6}[args.mode]
     fixed = {"classic": 2, "three": 3}.get(args.mode)
     if (fixed is not None and players != fixed) or not 2 <= players <= 14:
@@ -967,6 +1069,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             db=args.db,
             processes=args.processes,
             checked=not args.unchecked,
+            expert_tables=args.expert_tables,
         )
     )
     print(report(figures))

@@ -27,7 +27,7 @@ from tests.e2e.fleet import (
     token_of,
 )
 from tests.fakediscord import Channel, InteractionResult, User
-from tests.fakediscord.errors import InteractionTimeout
+from tests.fakediscord.errors import InteractionFailed, InteractionTimeout
 from tests.gin.players import choose
 from tests.store.conftest import require_postgres
 
@@ -100,10 +100,20 @@ async def by_button(fleet: Fleet, user: User, table: Stored, action: Action) -> 
         timeout=20,
         what=f"{user.username}'s DM buttons for move {token} of table {table.id}",
     )
-    if action.kind in BUTTONS:
-        custom_id = f"gin:mv:{table.id}:{token}:{BUTTONS[action.kind]}"
-        return await fleet.fake.click(user, message, custom_id)
-    return await play_card(fleet.fake, user, message, table.id, token, action)
+    try:
+        if action.kind in BUTTONS:
+            custom_id = f"gin:mv:{table.id}:{token}:{BUTTONS[action.kind]}"
+            return await fleet.fake.click(user, message, custom_id)
+        return await play_card(fleet.fake, user, message, table.id, token, action)
+    except InteractionFailed as error:
+        # Pressed as the hand was sent afresh (a restarted owner alerts a turn it cannot
+        # know it alerted before, and deletes the older copy): Discord refuses an answer on
+        # the deleted message, the move stands (``play`` checks the store) and the new copy
+        # shows it.
+        if not (message.deleted and "10008" in str(error)):
+            raise
+        assert isinstance(error.failed, InteractionResult)
+        return error.failed
 
 
 async def play(

@@ -27,3 +27,16 @@ async def test_small_elimination_load_run(tmp_path: Path) -> None:
     assert figures.errors == [] and figures.moves == 16 and figures.durable
     assert figures.counted_calls > 0
     assert "REST calls per move" in report(figures)
+
+
+async def test_a_load_run_with_tables_against_the_expert(tmp_path: Path) -> None:
+    figures = await run_benchmark(2, moves_per_table=6, seed=4, workdir=tmp_path, expert_tables=1)
+    assert figures.errors == [] and figures.moves == 12 and figures.durable, figures.durability
+    assert figures.practice_moves == 6
+    # The bot timed each of the expert's decisions: in its worker, and as its table waited.
+    assert len(figures.expert_decide_ms) == len(figures.expert_think_ms) >= 5
+    assert all(
+        0 < think <= wait
+        for think, wait in zip(figures.expert_think_ms, figures.expert_decide_ms, strict=True)
+    )
+    assert "expert decision, p99" in report(figures)

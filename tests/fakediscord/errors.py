@@ -74,7 +74,13 @@ class InteractionTimeout(FakeDiscordError):
 
 
 class InteractionFailed(FakeDiscordError):
-    """The bot answered an interaction in a way Discord would have rejected."""
+    """The bot answered an interaction in a way Discord would have rejected (or Discord
+    refused the answer, as a callback on a message deleted meanwhile)."""
+
+    def __init__(self, text: str, failed: object = None) -> None:
+        super().__init__(text)
+        self.failed = failed
+        """The ``InteractionResult`` that failed, for a test that expects such a refusal."""
 
 
 class ComponentError(FakeDiscordError):

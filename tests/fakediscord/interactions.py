@@ -151,7 +151,8 @@ class InteractionResult:
 
     def raise_errors(self) -> None:
         if self.record.errors:
-            raise InteractionFailed(f"{self.record.label}: " + "; ".join(self.record.errors))
+            text = f"{self.record.label}: " + "; ".join(self.record.errors)
+            raise InteractionFailed(text, self)
 
     async def wait_for(
         self, predicate: Callable[[InteractionResult], T | None], timeout: float = 15.0
