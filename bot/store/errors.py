@@ -33,3 +33,7 @@ class StoreUnavailable(StoreError):
         )
         self.where = where
         self.reason = reason
+
+
+class StoreClosed(StoreError):
+    """The store was closed while it was opening (the bot stopped during start-up)."""

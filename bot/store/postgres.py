@@ -50,7 +50,7 @@ from bot.store.dialect import (
     LOCK_TABLE,
     postgres_query,
 )
-from bot.store.errors import ChannelBusy, StaleMove
+from bot.store.errors import ChannelBusy, StaleMove, StoreClosed
 from bot.store.migrate import apply_postgres_migrations
 from bot.store.reads import Params
 from bot.store.rows import (
@@ -145,6 +145,8 @@ class PostgresStore(PostgresTournaments):
         self._max_size = max_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._writes: set[asyncio.Future[Any]] = set()
+        # Calls of close(): an open() that a close() overtook gives its pool up.
+        self._closes = 0
         self._turns = _Turns()
         # Transactions that wrote moves, for diagnostics (one per move here).
         self.move_transactions = 0
@@ -164,11 +166,14 @@ class PostgresStore(PostgresTournaments):
         """Connect and apply pending migrations; a second call does nothing."""
         if self._pool is not None:
             return
+        closes = self._closes
         pool = await asyncpg.create_pool(self.url, min_size=self._min_size, max_size=self._max_size)
         try:
             async with pool.acquire() as conn:
                 await apply_postgres_migrations(conn, self._migrations)
                 schema = await conn.fetchval("SELECT current_schema()")
+            if self._closes != closes:  # closed while opening: a stop during start-up
+                raise StoreClosed("the store was closed while it opened")
         except BaseException:
             await pool.close()
             raise
@@ -178,7 +183,8 @@ class PostgresStore(PostgresTournaments):
 
     async def close(self) -> None:
         """Let the writes under way finish, then close the pool; safe to call twice or before
-        ``open``."""
+        ``open``, or while it opens."""
+        self._closes += 1
         while self._writes:
             await asyncio.wait(list(self._writes))
         self._on_change = None

@@ -40,7 +40,7 @@ from bot.store import codec, writes
 from bot.store import queries as q
 from bot.store.base import Store, TableChanged, TableLock
 from bot.store.checkpoint import Checkpointer
-from bot.store.errors import ChannelBusy, StaleMove, StoreUnavailable
+from bot.store.errors import ChannelBusy, StaleMove, StoreClosed, StoreUnavailable
 from bot.store.migrate import apply_migrations
 from bot.store.reads import Params
 from bot.store.rows import (
@@ -95,6 +95,8 @@ class SqliteStore(SqliteTournaments):
         self._writer: asyncio.Task[None] | None = None
         # Transactions that wrote moves, for diagnostics: moves / this = the batch size.
         self.move_transactions = 0
+        # Calls of close(): an open() that a close() overtook gives its connection up.
+        self._closes = 0
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -102,6 +104,7 @@ class SqliteStore(SqliteTournaments):
         """Connect, set the pragmas and apply pending migrations; a second call does nothing."""
         if self._conn is not None:
             return
+        closes = self._closes
         conn = await self._connect()
         try:
             conn.row_factory = sqlite3.Row
@@ -116,6 +119,10 @@ class SqliteStore(SqliteTournaments):
             # Fails here, at start-up, if aiosqlite stops allowing it.
             await run_in_worker(conn, _check_worker)
             _check_worker(loop_connection(conn))
+            if self._closes != closes:
+                # Closed while opening (a stop during start-up): the connection's thread
+                # must not outlive the store, or the process would never exit.
+                raise StoreClosed("the store was closed while it opened")
         except BaseException:
             await conn.close()
             raise
@@ -142,7 +149,8 @@ class SqliteStore(SqliteTournaments):
 
     async def close(self) -> None:
         """Write the queued moves, then close the connection; safe to call twice or before
-        ``open``."""
+        ``open``, or while it opens."""
+        self._closes += 1
         while self._writer is not None:
             await asyncio.wait([self._writer])
         if self._checkpointer is not None:

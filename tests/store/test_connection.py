@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 import pytest
 
 from bot.store import PostgresStore, SqliteStore, store_for
+from bot.store.errors import StoreClosed
 from bot.store.postgres import redact, with_search_path
 from tests.store.helpers import AnyStore, Database
 
@@ -83,3 +86,19 @@ async def test_players_are_upserted(store: AnyStore) -> None:
     await store.upsert_player("u1", "New name", "2025-01-02T00:00:00Z")
     rows = await store._all("SELECT user_id, name, updated_at FROM players")
     assert [tuple(r) for r in rows] == [("u1", "New name", "2025-01-02T00:00:00Z")]
+
+
+async def test_a_close_during_open_leaves_nothing_running(database: Database) -> None:
+    """A stop in the bot's first second closes the store while it is still opening: the
+    opening gives up, and no connection (for SQLite, no thread that would keep the process
+    from exiting) is left behind. The store can still be opened afterwards."""
+    before = {t for t in threading.enumerate() if not t.daemon}
+    store = database.store()
+    opening = asyncio.create_task(store.open())
+    await asyncio.sleep(0)  # the open is under way, waiting for its connection
+    await store.close()
+    with pytest.raises(StoreClosed):
+        await opening
+    assert {t for t in threading.enumerate() if not t.daemon and t.is_alive()} <= before
+    async with store:
+        assert await store.open_tables() == []
