@@ -13,9 +13,9 @@ the worlds and only with gin in the others. An action's value is its points for 
 each opponent hand fits what the opponent did.
 
 ``action_values`` gives every legal action's value (what a coach compares). ``decide_expert``
-plays: hard's counting picks the draw and the discard, and the search, with many worlds,
-decides whether to go out now or play on. Both are pure: the same view and generator state
-give the same result.
+plays: hard's counting picks the draw, a discard is chosen for where the hand can get next
+(``GinwardPlanner``), and the search, with many worlds, decides whether to go out now or play
+on. Both are pure: the same view and generator state give the same result.
 """
 
 from __future__ import annotations
@@ -30,6 +30,14 @@ from bot.gin.ai.strategy import HARD, Planner
 from bot.gin.ai.view import PlayerView
 from bot.gin.hand import Action, ActionKind, Phase
 
+FUTURE_WEIGHT = 18.0
+FUTURE_DECAY = 0.9
+FUTURE_BEST = 7
+"""A discard is judged by the deadwood it leaves plus ``FUTURE_WEIGHT * FUTURE_DECAY ** turn``
+times the mean of the ``FUTURE_BEST`` least deadwoods one more unseen card could bring: early
+on, a hand a few good draws from gin beats one with a little less deadwood now; later, the
+deadwood itself counts more. Under the EAAI rules against MARJJ, the same 250 mirrored
+pairs: 52.4 % of games this way, 37.9 % with hard's discards (the README has the figures)."""
 DEFAULT_SAMPLES = 60
 """Worlds for ``action_values``: every legal action is played out in each."""
 KNOCK_SAMPLES = 200
@@ -328,9 +336,36 @@ def action_values(
     return Search(view, rng, samples).values(view.legal_actions)
 
 
+class GinwardPlanner(Planner):
+    """hard's counting, with the discard judged by where the hand can get next.
+
+    hard scores a hand by its deadwood less what the next draw saves on average; averaged over
+    every unseen card that favours keeping low cards. Here a discard's rest is scored by its
+    best few next draws, weighted heavily early and less each turn: the hand is steered
+    towards gin, which wins more against players who wait for gin themselves, and the danger
+    of feeding the opponent is still paid (``throw_cost``). Draws are judged as hard judges
+    them.
+    """
+
+    def hand_score(self, hand: list[int], deadwood: int) -> float:
+        if self.view.phase is not Phase.DISCARD:
+            return super().hand_score(hand, deadwood)
+        return deadwood + self.future_weight() * self.future(hm.mask_of(hand))
+
+    def future_weight(self) -> float:
+        return FUTURE_WEIGHT * FUTURE_DECAY ** len(self.view.my_discards)
+
+    def future(self, rest: int) -> float:
+        """The mean of the least deadwoods that one more unseen card can leave (after the best
+        discard from the eleven)."""
+        reached = sorted(hm.best_discard(rest | 1 << card)[0] for card in self.unseen)
+        best = reached[:FUTURE_BEST]
+        return sum(best) / len(best) if best else 0.0
+
+
 def decide_expert(view: PlayerView, rng: random.Random, samples: int = KNOCK_SAMPLES) -> Action:
-    """The expert's move: hard's counting picks the draw and the discard, and the search
-    settles whether to go out now or play that discard on.
+    """The expert's move: hard's counting picks the draw, ``GinwardPlanner`` the discard, and
+    the search settles whether to go out now or play that discard on.
 
     Played-out worlds differ by their stock order far more than two discards differ, so a
     search that ranks every discard mostly ranks luck; between going out and playing on the
@@ -339,7 +374,7 @@ def decide_expert(view: PlayerView, rng: random.Random, samples: int = KNOCK_SAM
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
-    planner = Planner(view, EXPERT_STYLE, rng)
+    planner = GinwardPlanner(view, EXPERT_STYLE, rng)
     if view.phase is not Phase.DISCARD:
         return planner.draw()
     big_gin = Action(ActionKind.BIG_GIN, view.seat)
