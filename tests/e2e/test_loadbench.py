@@ -34,7 +34,8 @@ async def test_a_load_run_with_tables_against_the_expert(tmp_path: Path) -> None
     assert figures.errors == [] and figures.moves == 12 and figures.durable, figures.durability
     assert figures.practice_moves == 6
     # The bot timed each of the expert's decisions: in its worker, and as its table waited.
-    assert len(figures.expert_decide_ms) == len(figures.expert_think_ms) >= 5
+    # (how many depends on the deal: a few turns of the bot between the player's six moves)
+    assert len(figures.expert_decide_ms) == len(figures.expert_think_ms) >= 2
     assert all(
         0 < think <= wait
         for think, wait in zip(figures.expert_think_ms, figures.expert_decide_ms, strict=True)
