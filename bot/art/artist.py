@@ -11,40 +11,21 @@ a picture that fails or takes too long is skipped, and the showdown goes out as 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections import OrderedDict, deque
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.art.showdown import ShowdownPicture, draw_showdown, warm_up
-from bot.pools import stop_now
-
-log = logging.getLogger(__name__)
+from bot.pools import WorkerPool, leave_with_parent
 
 CACHE_SIZE = 16  # a showdown is posted once; the cache serves retries and restarts
 DEADLINE_SECONDS = 10.0  # past this the showdown goes out without its picture
 TIMES_KEPT = 100_000
 
 
-ORPHAN_CHECK_SECONDS = 1.0
-
-
 def start_worker(parent: int) -> None:
-    """Runs first in the worker: it leaves when the bot's process is gone (killed, say, with
-    no chance to stop it), then it warms up."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(ORPHAN_CHECK_SECONDS)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    """Runs first in the worker: it leaves with the bot's process, then it warms up."""
+    leave_with_parent(parent)
     warm_up()
 
 
@@ -63,21 +44,18 @@ class Artist:
     """
 
     def __init__(self, *, processes: bool = True) -> None:
-        self.processes = processes
         self.draw_ms: deque[float] = deque(maxlen=TIMES_KEPT)
         self.wait_ms: deque[float] = deque(maxlen=TIMES_KEPT)
-        self._pool: Executor | None = None
         self._cache: OrderedDict[ShowdownPicture, bytes] = OrderedDict()
-        self._lock = threading.Lock()  # bots on several loops may share one artist
+        self.pool = WorkerPool("art", start_worker, processes=processes, warm_thread=warm_up)
 
     def start(self) -> None:
         """Starts the worker if it is not running, without waiting for it."""
-        self._executor()
+        self.pool.executor()
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (none when drawing on a thread or not started)."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return sorted(processes)
+        return self.pool.pids()
 
     async def showdown(self, picture: ShowdownPicture) -> bytes:
         """The picture as PNG bytes. Raises when it cannot be drawn in time."""
@@ -86,14 +64,14 @@ class Artist:
             self._cache.move_to_end(picture)
             return cached
         started = time.perf_counter()
-        pool = self._executor()
+        pool = self.pool.executor()
         loop = asyncio.get_running_loop()
         try:
             data, draw_ms = await asyncio.wait_for(
                 loop.run_in_executor(pool, timed_draw, picture), DEADLINE_SECONDS
             )
         except BrokenProcessPool:
-            self._discard(pool)  # the worker died: the next picture starts another
+            self.pool.discard(pool)  # the worker died: the next picture starts another
             raise
         self.draw_ms.append(draw_ms)
         self.wait_ms.append((time.perf_counter() - started) * 1000)
@@ -105,40 +83,7 @@ class Artist:
     def close(self) -> None:
         """Stops the worker at once, whatever it is doing: a shutdown never waits for a
         picture or for the worker's warm-up (the interpreter's exit would join it)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            stop_now(pool)
-
-    def _executor(self) -> Executor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = self._new_pool()
-            return self._pool
-
-    def _new_pool(self) -> Executor:
-        if self.processes:
-            try:
-                workers = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_worker,
-                    initargs=(os.getpid(),),
-                )
-                workers.submit(int)  # starts the worker now, in the background
-                return workers
-            except (OSError, NotImplementedError, BrokenProcessPool):
-                log.exception("pictures: no worker process; drawing on a thread instead")
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="art")
-        thread.submit(warm_up)
-        return thread
-
-    def _discard(self, pool: Executor) -> None:
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        with contextlib.suppress(Exception):
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
 
 
 ARTIST = Artist()

@@ -11,22 +11,17 @@ runs on a thread (it still never blocks the loop outright).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
-import os
 import random
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot.gin.ai import AnyView, Level, decide
 from bot.gin.hand import Action
-from bot.pools import stop_now
+from bot.pools import WorkerPool, leave_with_parent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -39,16 +34,9 @@ OFF_LOOP_LEVELS = frozenset({Level.EXPERT})
 
 
 def start_worker(parent: int) -> None:
-    """Runs first in each worker: it leaves when the bot's process is gone, then it warms up
-    (the card tables are built on import)."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(ORPHAN_CHECK_SECONDS)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    """Runs first in each worker: it leaves with the bot's process, then it warms up (the
+    card tables are built on import)."""
+    leave_with_parent(parent)
     import bot.gin.ai.expert  # noqa: F401  (the tables are built here, not at the first move)
 
 
@@ -64,10 +52,7 @@ class Thinker:
     """A pool of worker processes deciding the slow levels' moves."""
 
     def __init__(self, workers: int = 1, *, processes: bool = True) -> None:
-        self.workers = max(1, workers)
-        self.processes = processes
-        self._pool: Executor | None = None
-        self._lock = threading.Lock()
+        self.pool = WorkerPool("expert", start_worker, workers=workers, processes=processes)
         self.think_ms: deque[float] = deque(maxlen=TIMES_KEPT)
         """Each decision's time in its worker."""
         self.decide_ms: deque[float] = deque(maxlen=TIMES_KEPT)
@@ -76,26 +61,25 @@ class Thinker:
 
     def resize(self, workers: int) -> None:
         """Sets how many workers the next pool starts (the running one keeps its size)."""
-        self.workers = max(1, workers)
+        self.pool.workers = max(1, workers)
 
     def start(self) -> None:
         """Starts the workers if they are not running, without waiting for them."""
-        self._executor()
+        self.pool.executor()
 
     def worker_pids(self) -> list[int]:
-        processes = getattr(self._pool, "_processes", None) or {}
-        return sorted(processes)
+        return self.pool.pids()
 
     async def decide(self, view: AnyView, level: str, rng: random.Random) -> Action:
         """The level's move for the view, thought out in a worker; the loop goes on meanwhile."""
         seed = rng.getrandbits(64)
-        pool = self._executor()
+        pool = self.pool.executor()
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         try:
             action, seconds = await loop.run_in_executor(pool, think, view, level, seed)
         except BrokenProcessPool:
-            self._discard(pool)  # a worker died: the next decision starts new ones
+            self.pool.discard(pool)  # a worker died: the next decision starts new ones
             log.warning("the expert's workers died; this move is thought out on a thread")
             action, seconds = await asyncio.to_thread(think, view, level, seed)
         self.think_ms.append(seconds * 1000)
@@ -106,49 +90,17 @@ class Thinker:
         """Any other slow, pure work (the coach's valuing) in the same workers: a picklable
         top-level ``job`` and its arguments. Callers keep each job short, so a move of the
         expert never waits behind much."""
-        pool = self._executor()
+        pool = self.pool.executor()
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(pool, job, *args)
         except BrokenProcessPool:
-            self._discard(pool)  # a worker died: the next job starts new ones
+            self.pool.discard(pool)  # a worker died: the next job starts new ones
             return await asyncio.to_thread(job, *args)
 
     def close(self) -> None:
         """Stops the workers at once, whatever they are doing."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            stop_now(pool)
-
-    def _executor(self) -> Executor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = self._new_pool()
-            return self._pool
-
-    def _new_pool(self) -> Executor:
-        if self.processes:
-            try:
-                pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_worker,
-                    initargs=(os.getpid(),),
-                )
-                for _ in range(self.workers):
-                    pool.submit(int)  # starts the workers now, in the background
-                return pool
-            except (OSError, NotImplementedError, BrokenProcessPool):
-                log.exception("expert: no worker processes; thinking on a thread instead")
-        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="expert")
-
-    def _discard(self, pool: Executor) -> None:
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        with contextlib.suppress(Exception):
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
 
 
 THINKER = Thinker()
