@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any, cast
 
 import discord
@@ -23,6 +24,7 @@ from bot.store import store_for
 from bot.store.postgres import PostgresStore
 from bot.store.tournament_base import TournamentStore
 from bot.tables import TableService
+from bot.tables.events import TableClosed
 from bot.tables.fleet import Fleet
 from bot.tables.thinker import THINKER
 from bot.tournaments import TournamentService
@@ -61,6 +63,18 @@ def shard_options(config: Config) -> dict[str, Any]:
     return {"shard_count": config.shards.count, "shard_ids": list(config.shards.ids)}
 
 
+def connect_services(tables: TableService, tournaments: TournamentService) -> None:
+    """The domain's own subscriptions: a finished match of a tournament records its result,
+    in the process that owns the table's server (any process may hear it close)."""
+
+    def record_result(event: TableClosed) -> Awaitable[None] | None:
+        if not tables.shows(event.table):
+            return None
+        return tournaments.table_closed(event)
+
+    tables.events.subscribe(TableClosed, record_result)
+
+
 def fleet_of(config: Config) -> Fleet | None:
     """This process's place among those sharing the database, if others run shards too."""
     if config.shards is None or not config.fleet:
@@ -89,7 +103,10 @@ class GinBot(commands.Bot):
         THINKER.resize(config.expert_workers)
         self.service = TableService(self.store, fleet=fleet_of(config), thinker=THINKER)
         # Both stores implement the tournaments' interface too (checked in tournament_base).
-        self.tournaments = TournamentService(cast(TournamentStore, self.store))
+        self.tournaments = TournamentService(
+            cast(TournamentStore, self.store), events=self.service.events
+        )
+        connect_services(self.service, self.tournaments)
         if self.service.fleet is None and isinstance(self.store, PostgresStore):
             self.store.announce = False  # alone on its database: no other process listens
         self.closing = asyncio.Event()
@@ -171,6 +188,7 @@ class GinBot(commands.Bot):
         for table in self.service.tables():
             async with table.lock:
                 pass  # a held lock means a move is being committed; wait for it
+        await self.service.events.drain()  # results being recorded, news being shown
         await super().close()
         await self.store.close()
         log.info("database closed; goodbye")

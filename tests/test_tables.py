@@ -14,6 +14,7 @@ from bot.gin.match import Player
 from bot.server_settings import ServerSettings
 from bot.store import SqliteStore
 from bot.tables import Status, Table, TableError, TableService
+from bot.tables.events import TableClosed
 from tests.gin.players import choose
 
 ALICE, BOB, CAROL = Player("1", "Alice"), Player("2", "Bob"), Player("3", "Carol")
@@ -188,7 +189,7 @@ async def test_a_match_opened_at_once_keeps_its_seats_and_its_seed(
     service: TableService,
 ) -> None:
     closed: list[tuple[int, Status]] = []
-    service.closed_listeners.append(lambda table: closed.append((table.id, table.status)))
+    service.events.subscribe(TableClosed, lambda e: closed.append((e.table.id, e.status)))
     first = await service.open_match("9", "201", (BOB, ALICE), ServerSettings(), seed="round-1")
     second = await service.open_match("9", "202", (CAROL, ALICE), ServerSettings(), seed="round-1")
     for table in (first, second):

@@ -17,8 +17,9 @@ from bot.server_settings import ServerSettings
 from bot.store import PostgresStore, TableRow
 from bot.store.postgres import scratch_schema
 from bot.tables import Table, TableError, TableService
+from bot.tables.events import ChangedElsewhere
 from bot.tables.fleet import Fleet
-from bot.tables.service import HeardOutcome
+from bot.tables.model import HeardOutcome
 from tests.gin.players import choose
 from tests.store.conftest import require_postgres
 
@@ -82,7 +83,7 @@ async def test_a_move_heard_of_is_made_on_the_copy_without_reading_the_table(
     await eventually(lambda: copy.match is not None, "shard 0 to see the deal")
     reads = Reads(stores[1])
     seen: list[tuple[int | None, list[HeardOutcome]]] = []
-    owner.changed_elsewhere = lambda changed, seat, made: seen.append((seat, made))
+    owner.events.subscribe(ChangedElsewhere, lambda e: seen.append((e.seat, list(e.made))))
     rng = random.Random(3)
     assert copy.match is not None and table.match is not None
     hand_number = copy.match.hand_number

@@ -280,6 +280,16 @@ class MoveOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class HeardOutcome:
+    """A move another process recorded, made here on our copy: what it did, and the
+    message the answer to its mover edited (None: none of theirs)."""
+
+    outcome: MoveOutcome
+    shown_message: int | None
+    language: str | None = None  # the mover reads (None: not told)
+
+
+@dataclass(frozen=True, slots=True)
 class TimerEvent:
     """A timer that fired, for the messages that tell the players."""
 

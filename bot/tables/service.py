@@ -52,9 +52,21 @@ from bot.store import (
     codec,
 )
 from bot.tables import clock, lobby
+from bot.tables.events import (
+    ELSEWHERE,
+    ChangedElsewhere,
+    DeadlineMoved,
+    EventHub,
+    MatchStarted,
+    MoveMade,
+    SeatsChanged,
+    TableClosed,
+    TableOpened,
+)
 from bot.tables.fleet import CLAIM_SECONDS, Fleet
 from bot.tables.model import (
     KEPT_HANDS,
+    HeardOutcome,
     MoveOutcome,
     Seat,
     StaleButton,
@@ -113,6 +125,7 @@ class TableService:
         *,
         fleet: Fleet | None = None,
         thinker: Thinker | None = None,
+        events: EventHub | None = None,
     ) -> None:
         self.store = store
         # Worker processes for the levels too slow to decide on the loop (None: inline).
@@ -120,22 +133,14 @@ class TableService:
         self.records = Records(store)  # what the record pages read
         self.clock = clock
         self.fleet = fleet  # None: this process is the only one on its database
-        # Called with a table another process changed, once this process caught up with it,
-        # the seat that moved (None: no move, or not known) and the moves made here from
-        # what was heard (none when the table was read again instead).
-        self.changed_elsewhere: Callable[[Table, int | None, list[HeardOutcome]], None] | None = (
-            None
-        )
-        # Called with each table this process sees close (finished, ended, expired...), here
-        # or heard from another process: a tournament learns its matches' results so.
-        self.closed_listeners: list[Callable[[Table], None]] = []
+        # What happens to the tables, told after each commit (see ``events``).
+        self.events = EventHub() if events is None else events
         self._stale: dict[int, list[TableChange]] = {}  # heard changed elsewhere, in order
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._claimed: dict[int, datetime] = {}  # table -> until when another process acts
         self._by_channel: dict[str, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
-        self.deadline_changed: asyncio.Event | None = None  # set whenever a deadline moves
         self._servers: dict[str, ServerSettings] = {}
         self._ratings_lock = asyncio.Lock()
 
@@ -223,9 +228,13 @@ class TableService:
                 except Exception:
                     log.exception("could not reload table %s changed elsewhere", table_id)
                     continue
-                if table is not None and self.changed_elsewhere is not None:
+                if table is not None:
                     seat = changes[-1].seat
-                    self.changed_elsewhere(table, None if seat < 0 else seat, made)
+                    moved = None if seat < 0 else seat
+                    heard = ChangedElsewhere(
+                        table=table, origin=ELSEWHERE, seat=moved, made=tuple(made)
+                    )
+                    self.events.publish(heard)
         finally:
             self._refreshing.pop(table_id, None)
 
@@ -284,8 +293,7 @@ class TableService:
             deadline = heard.deadline
             table.deadline = None if deadline is None else datetime.fromisoformat(deadline)
             self._claimed.pop(table.id, None)
-            if self.deadline_changed is not None:
-                self.deadline_changed.set()
+            self.events.publish(DeadlineMoved(table=table, origin=ELSEWHERE))
         outcome = MoveOutcome(
             table, action.seat, action, drawn, report, table.move_count, board_index or 0
         )
@@ -354,9 +362,8 @@ class TableService:
             table.status = status
             self._register(table)
         elif table.status is not status or table.id in self._by_id:
-            self._close(table, status)
-        if self.deadline_changed is not None:
-            self.deadline_changed.set()
+            self._close(table, status, origin=ELSEWHERE)
+        self.events.publish(DeadlineMoved(table=table, origin=ELSEWHERE))
 
     def _lock(self, table: Table) -> contextlib.AbstractAsyncContextManager[TableLock]:
         """The table's row lock while other processes share the database; alone on it, the
@@ -463,9 +470,10 @@ class TableService:
         *,
         opponent_is_bot: bool = False,
         bot_level: str | None = None,
+        origin: str = "",
     ) -> Table:
         """Open a two-player table; against the bot itself (``bot_level`` set) play starts
-        at once."""
+        at once. ``origin``: the front end that asked (see ``events``)."""
         if opponent.id == challenger.id:
             raise TableError("You can't challenge yourself. Pick another member of this server.")
         if opponent_is_bot and bot_level is None:
@@ -474,10 +482,12 @@ class TableService:
                 "`/gin practice`."
             )
         seats = [Seat(challenger), Seat(opponent, bot_level=bot_level)]
-        table = await self._open(guild_id, channel_id, seats, server, "classic", 2, opponent.id)
+        table = await self._open(
+            guild_id, channel_id, seats, server, "classic", 2, opponent.id, origin=origin
+        )
         if bot_level is not None:
             async with table.lock:
-                await self._start(table)
+                await self._start(table, origin=origin)
         return table
 
     async def open_match(
@@ -488,6 +498,7 @@ class TableService:
         server: ServerSettings,
         *,
         seed: str | None = None,
+        origin: str = "",
     ) -> Table:
         """Open a two-player table whose match starts at once, nobody to accept it, the
         seats in the order given (a tournament's pairing, seat 0 first), dealt from ``seed``
@@ -495,10 +506,18 @@ class TableService:
         and shuffles each hand the same)."""
         seats = [Seat(players[0]), Seat(players[1])]
         table = await self._open(
-            guild_id, channel_id, seats, server, "classic", 2, players[1].id, expires=False
+            guild_id,
+            channel_id,
+            seats,
+            server,
+            "classic",
+            2,
+            players[1].id,
+            expires=False,
+            origin=origin,
         )
         async with table.lock:
-            await self._start(table, seed)
+            await self._start(table, seed, origin=origin)
         return table
 
     async def open_lobby(
@@ -513,6 +532,7 @@ class TableService:
         bots: list[Player] | None = None,
         bot_level: str = "normal",
         team: int | None = None,
+        origin: str = "",
     ) -> Table:
         """Open a lobby for a mode of more than two players, the host seated first; seats
         given to the bot are filled at once. A lobby that is full starts by itself."""
@@ -533,10 +553,12 @@ class TableService:
             )
         seats = [Seat(host, team=team), *(Seat(p, bot_level=bot_level) for p in bot_players)]
         lobby.check_teams(chosen, seats)
-        table = await self._open(guild_id, channel_id, seats, server, chosen.name, size, "")
+        table = await self._open(
+            guild_id, channel_id, seats, server, chosen.name, size, "", origin=origin
+        )
         if len(table.seats) == table.size:
             async with table.lock:
-                await self._start(table)
+                await self._start(table, origin=origin)
         return table
 
     async def _open(
@@ -550,6 +572,7 @@ class TableService:
         opponent_id: str,
         *,
         expires: bool = True,
+        origin: str = "",
     ) -> Table:
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
         # The two-player game is recorded on the challenge itself (the bot as a player, its
@@ -598,26 +621,29 @@ class TableService:
                 await self._set_deadline(
                     table, created + timedelta(seconds=server.challenge_seconds)
                 )
-            return table
+        self.events.publish(TableOpened(table=table, origin=origin))
+        return table
 
     # --- a challenge's answer -------------------------------------------------------------------
 
-    async def accept(self, table: Table, user_id: str, name: str | None = None) -> Table:
+    async def accept(
+        self, table: Table, user_id: str, name: str | None = None, *, origin: str = ""
+    ) -> Table:
         async with table.lock:
             self._check_challenge_answer(table, user_id, "accept")
             async with self._still_open(table):
                 if name:
                     seat = replace(table.seats[1], player=Player(table.opponent.id, name))
                     table.seats[1] = seat
-                await self._start(table)
+                await self._start(table, origin=origin)
             return table
 
-    async def decline(self, table: Table, user_id: str) -> Table:
+    async def decline(self, table: Table, user_id: str, *, origin: str = "") -> Table:
         async with table.lock:
             self._check_challenge_answer(table, user_id, "decline", challenger_may=True)
             async with self._still_open(table):
                 await self.store.close_challenge(table.id, "declined", self._now())
-            self._close(table, Status.DECLINED)
+            self._close(table, Status.DECLINED, origin=origin)
             return table
 
     def _check_challenge_answer(
@@ -668,7 +694,9 @@ class TableService:
 
     # --- lobbies ---------------------------------------------------------------------------------
 
-    async def join(self, table: Table, player: Player, team: int | None = None) -> bool:
+    async def join(
+        self, table: Table, player: Player, team: int | None = None, *, origin: str = ""
+    ) -> bool:
         """Take a seat in a lobby; True when that filled the table and started the match."""
         async with table.lock:
             lobby.check_join(table, player, team, open_here=table.id in self._by_id)
@@ -676,12 +704,13 @@ class TableService:
                 table.seats.append(Seat(player, team=team))
                 await self.store.upsert_player(player.id, player.name, self._now())
                 if len(table.seats) == table.size:
-                    await self._start(table)
+                    await self._start(table, origin=origin)
                     return True
                 await self.save_display(table)
+            self.events.publish(SeatsChanged(table=table, origin=origin))
             return False
 
-    async def leave(self, table: Table, user_id: str) -> bool:
+    async def leave(self, table: Table, user_id: str, *, origin: str = "") -> bool:
         """Give up a seat in a lobby (the next person seated becomes host); True when nobody
         is left and the table closed."""
         async with table.lock:
@@ -691,19 +720,20 @@ class TableService:
                 humans = [seat for seat in table.seats if not seat.is_bot]
                 if not humans:
                     await self.store.close_challenge(table.id, "cancelled", self._now())
-                    self._close(table, Status.CANCELLED)
+                    self._close(table, Status.CANCELLED, origin=origin)
                     return True
                 if table.host == user_id:
                     table.host = humans[0].player.id
                 await self.save_display(table)
+            self.events.publish(SeatsChanged(table=table, origin=origin))
             return False
 
-    async def start_lobby(self, table: Table, user_id: str) -> Table:
+    async def start_lobby(self, table: Table, user_id: str, *, origin: str = "") -> Table:
         """The host starts a lobby that has enough players (elimination: two or more)."""
         async with table.lock:
             lobby.check_start(table, user_id, open_here=table.id in self._by_id)
             async with self._still_open(table):
-                await self._start(table)
+                await self._start(table, origin=origin)
             return table
 
     @contextlib.asynccontextmanager
@@ -724,7 +754,7 @@ class TableService:
                 self._catch_up(table, row)
             raise TableError(CHALLENGE_GONE) from None
 
-    async def _start(self, table: Table, seed: str | None = None) -> None:
+    async def _start(self, table: Table, seed: str | None = None, *, origin: str = "") -> None:
         """Deal the first hand and commit it; the seats take the match's order. Lock held."""
         teams = [seat.team for seat in table.seats] if table.mode.team_play else None
         match = Match.start(
@@ -743,6 +773,7 @@ class TableService:
         table.committed = orjson.dumps(state).decode()
         table.status = Status.PLAYING
         await self._arm_turn_timers(table)
+        self.events.publish(MatchStarted(table=table, origin=origin))
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -756,13 +787,14 @@ class TableService:
         expected_move: int | None = None,
         shown_message: int | None = None,
         language: str | None = None,
+        origin: str = "",
     ) -> MoveOutcome:
         """Check, apply and commit one move. ``expected_move`` (the seat's ``Table.token``)
         guards against stale buttons and double clicks: the move is refused if the seat's
         board moved on first, here or in another process. ``shown_message``: the message
         the answer to this move will edit, and ``language`` the one the mover reads, told
-        to the other processes with it."""
-        move = _Move(user_id, kind, card, expected_move, shown_message, language)
+        to the other processes with it; ``origin`` the front end that asked (``events``)."""
+        move = _Move(user_id, kind, card, expected_move, shown_message, language, origin)
         async with table.lock:
             return await self._with_ratings(table, lambda given: self._play(table, move, given))
 
@@ -806,26 +838,31 @@ class TableService:
                 drawn = None
                 if board is not None and kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
                     drawn = board.last_drawn
-                done = await self._commit(table, locked, hand_number, action, report, given, move)
+                outcome = MoveOutcome(table, seat, action, drawn, report, 0, board_index or 0)
+                done = await self._commit(
+                    table, locked, hand_number, outcome, given, move, origin=move.origin
+                )
         except BaseException:
             if undo is not None:
                 table.match = _restore(*undo)  # the move never happened
             raise
-        done()
-        return MoveOutcome(table, seat, action, drawn, report, table.move_count, board_index or 0)
+        return done()
 
     async def _commit(
         self,
         table: Table,
         locked: TableLock,
         hand_number: int,
-        action: Action,
-        report: MoveReport,
+        made: MoveOutcome,
         given: Given,
         move: _Move | None = None,
-    ) -> Callable[[], None]:
+        *,
+        origin: str = "",
+    ) -> Callable[[], MoveOutcome]:
         """Record a move applied to the match under the row lock; what to do to the table in
-        memory once the lock's transaction has committed."""
+        memory once the lock's transaction has committed, which tells everyone (``events``)
+        and answers the outcome with its move number."""
+        action, report = made.action, made.report
         match = self._match(table)
         now = self._now()
         finished = None
@@ -868,23 +905,31 @@ class TableService:
         except StaleMove:
             raise TableError("That move was already made.") from None
 
-        def done() -> None:  # committed, with the turn clocks: from here on the move stands
+        def done() -> MoveOutcome:  # committed, with the turn clocks: the move stands
             table.committed = orjson.dumps(state).decode()
             table.move_count += 1
             _keep_last_hand(match)
+            outcome = replace(made, move_count=table.move_count)
             if report.result is not None:
-                self._close(table, Status.FINISHED)
+                self._shut(table, Status.FINISHED)
             elif changed:
                 table.meta.set_timers(timers)
                 table.deadline = deadline
                 self._claimed.pop(table.id, None)
-                if self.deadline_changed is not None:
-                    self.deadline_changed.set()
+            self.events.publish(MoveMade(table=table, origin=origin, outcome=outcome))
+            if report.result is not None:
+                closed = TableClosed(
+                    table=table, origin=origin, status=Status.FINISHED, result=report.result
+                )
+                self.events.publish(closed)
+            elif changed:
+                self.events.publish(DeadlineMoved(table=table, origin=origin))
+            return outcome
 
         return done
 
     async def bot_turn(
-        self, table: Table, rng: random.Random, seat: int | None = None
+        self, table: Table, rng: random.Random, seat: int | None = None, *, origin: str = ""
     ) -> MoveOutcome | None:
         """A bot seat makes its move if it is to act, deciding from its own view only."""
         to_act = table.bots_to_act()
@@ -914,19 +959,22 @@ class TableService:
                 action.kind,
                 action.card,
                 expected_move=token,
+                origin=origin,
             )
         except TableError:
             return None  # a person moved or resigned meanwhile; nothing to do
 
-    async def resign(self, table: Table, user_id: str) -> MatchResult | None:
+    async def resign(self, table: Table, user_id: str, *, origin: str = "") -> MatchResult | None:
         """Concede: two-player hands end the match for the player's side; in elimination the
         player is out and the others play on (None)."""
         async with table.lock:
             return await self._with_ratings(
-                table, lambda given: self._resign(table, user_id, given)
+                table, lambda given: self._resign(table, user_id, given, origin)
             )
 
-    async def _resign(self, table: Table, user_id: str, given: Given) -> MatchResult | None:
+    async def _resign(
+        self, table: Table, user_id: str, given: Given, origin: str
+    ) -> MatchResult | None:
         async with self._lock(table) as locked:
             self._catch_up_locked(table, locked)
             seat = self._seated(table, user_id)
@@ -934,13 +982,19 @@ class TableService:
             if seat not in match.in_play:
                 why = match.mode.not_playing(match, seat)
                 raise TableError(why.template, **why.values)
-            result, done = await self._concede(table, locked, seat, EndReason.RESIGN, given)
+            result, done = await self._concede(table, locked, seat, EndReason.RESIGN, given, origin)
         done()
         return result
 
     async def _concede(
-        self, table: Table, locked: TableLock, seat: int, reason: EndReason, given: Given
-    ) -> tuple[MatchResult | None, Callable[[], None]]:
+        self,
+        table: Table,
+        locked: TableLock,
+        seat: int,
+        reason: EndReason,
+        given: Given,
+        origin: str = "",
+    ) -> tuple[MatchResult | None, Callable[[], object]]:
         """A seat concedes or runs out of time, under the row lock; the result, and what to
         do to the table in memory once committed."""
         match = self._match(table)
@@ -951,7 +1005,9 @@ class TableService:
             if result is None:  # elimination plays on without them: a move like any other
                 action = Action(ActionKind.LEAVE, seat)
                 report = MoveReport(action, went_out=seat)
-                done = await self._commit(table, locked, hand_number, action, report, given)
+                board = match.board_index(seat) or 0
+                left = MoveOutcome(table, seat, action, None, report, 0, board)
+                done = await self._commit(table, locked, hand_number, left, given, origin=origin)
                 return None, done
             ratings = self._ratings_for(table, result, given)
             await locked.end_match(
@@ -963,7 +1019,7 @@ class TableService:
         except BaseException:
             table.match = _restore(*snapshot)
             raise
-        return result, lambda: self._close(table, Status.FINISHED)
+        return result, lambda: self._close(table, Status.FINISHED, origin=origin, result=result)
 
     async def _new_ratings(self, table: Table, result: MatchResult) -> tuple[RatingRow, ...]:
         """Everyone's ratings after this result, from the places (none when a seat was the
@@ -989,7 +1045,7 @@ class TableService:
         current = await self.store.get_ratings(table.guild_id, ids, mode=table.mode_name)
         return rated(table.guild_id, table.mode_name, current, sides, ranks)
 
-    async def end(self, table: Table) -> Table:
+    async def end(self, table: Table, *, origin: str = "") -> Table:
         """Close a table with no result (a moderator's decision)."""
         async with table.lock:
             if not table.is_open or table.id not in self._by_id:
@@ -1001,15 +1057,26 @@ class TableService:
                 await self.store.end_match(
                     table.id, None, MatchEnd.cancelled("ended by a moderator"), now
                 )
-            self._close(table, Status.CANCELLED)
+            self._close(table, Status.CANCELLED, origin=origin)
             return table
 
-    def _close(self, table: Table, status: Status) -> None:
+    def _shut(self, table: Table, status: Status) -> None:
+        """The table in memory closed: no longer open here, no deadline."""
         table.status = status
         table.deadline = None
         self._unregister(table)
-        for listener in self.closed_listeners:
-            listener(table)
+
+    def _close(
+        self,
+        table: Table,
+        status: Status,
+        *,
+        origin: str = "",
+        result: MatchResult | None = None,
+    ) -> None:
+        """Close the table in memory (its end committed) and tell everyone."""
+        self._shut(table, status)
+        self.events.publish(TableClosed(table=table, origin=origin, status=status, result=result))
 
     def _seated(self, table: Table, user_id: str) -> int:
         seat = table.seat_of(user_id)
@@ -1112,8 +1179,7 @@ class TableService:
         await self.store.set_deadline(
             table.id, None if deadline is None else deadline.isoformat(), self._now()
         )
-        if self.deadline_changed is not None:
-            self.deadline_changed.set()
+        self.events.publish(DeadlineMoved(table=table))
 
     def _turn_timers(self, table: Table) -> tuple[clock.Timers, datetime | None]:
         """The turn clocks after a change, and the table's deadline from them."""
@@ -1129,7 +1195,7 @@ class TableService:
         await self.save_display(table, clocks=True)
         await self._set_deadline(table, deadline)
 
-    async def fire_timer(self, table: Table) -> list[TimerEvent]:
+    async def fire_timer(self, table: Table, *, origin: str = "") -> list[TimerEvent]:
         """Handle a table whose deadline has come: expire it, or remind or forfeit the players
         whose clocks ran. With other processes on the database, only after claiming the
         deadline: of the processes that saw it come, one acts."""
@@ -1154,11 +1220,11 @@ class TableService:
                     await self.store.close_challenge(table.id, "expired", self._now())
                 except StaleMove:
                     return []  # answered elsewhere in the meantime
-                self._close(table, Status.EXPIRED)
+                self._close(table, Status.EXPIRED, origin=origin)
                 return [TimerEvent(TimerKind.EXPIRED, table, None)]
-            return await self._with_ratings(table, lambda given: self._fire(table, given))
+            return await self._with_ratings(table, lambda given: self._fire(table, given, origin))
 
-    async def _fire(self, table: Table, given: Given) -> list[TimerEvent]:
+    async def _fire(self, table: Table, given: Given, origin: str) -> list[TimerEvent]:
         """The turn clocks that ran, under the row lock: a forfeit, or reminders."""
         async with self._lock(table) as locked:
             self._catch_up_locked(table, locked)
@@ -1175,7 +1241,7 @@ class TableService:
                 if timer.get("reminded") or now >= clock.ends_at(timer, seconds):
                     seat = int(timer["seat"])
                     result, done = await self._concede(
-                        table, locked, seat, EndReason.FORFEIT, given
+                        table, locked, seat, EndReason.FORFEIT, given, origin
                     )
                     break
             else:
@@ -1200,8 +1266,7 @@ class TableService:
                 table.load_display(display)
             table.deadline = deadline
             self._claimed.pop(table.id, None)
-            if self.deadline_changed is not None:
-                self.deadline_changed.set()
+            self.events.publish(DeadlineMoved(table=table, origin=origin))
             return events
         done()
         return [TimerEvent(TimerKind.FORFEIT, table, seat, result=result)]
@@ -1273,16 +1338,7 @@ class _Move:
     expected: int | None
     shown_message: int | None
     language: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class HeardOutcome:
-    """A move another process recorded, made here on our copy: what it did, and the
-    message the answer to its mover edited (None: none of theirs)."""
-
-    outcome: MoveOutcome
-    shown_message: int | None
-    language: str | None = None  # the mover reads (None: not told)
+    origin: str
 
 
 class MovedElsewhere(Exception):

@@ -28,8 +28,10 @@ from bot.store.tournament_base import (
     TournamentStore,
 )
 from bot.store.tournament_rows import DecidedBy, PairingRow, TournamentEntry
+from bot.tables.events import EventHub, Status, TableClosed
 from bot.tournaments import duplicate, knockout, swiss
 from bot.tournaments.errors import NoPairing, TournamentError
+from bot.tournaments.events import TournamentUpdated
 from bot.tournaments.model import (
     SCREENS,
     MatchOutcome,
@@ -98,10 +100,19 @@ class _Verdict:
 class TournamentService:
     """Tournaments of every channel, and (``seasons``) the servers' seasons."""
 
-    def __init__(self, store: TournamentStore, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(
+        self,
+        store: TournamentStore,
+        clock: Callable[[], datetime] = _utc_now,
+        *,
+        events: EventHub | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.seasons = SeasonService(store, clock)
+        # Where this service tells what it decided by itself (``TournamentUpdated``): the
+        # tables' hub when the application shares one, so every front end hears both.
+        self.events = EventHub() if events is None else events
 
     # --- reading --------------------------------------------------------------------------
 
@@ -278,6 +289,15 @@ class TournamentService:
             if tournament.state != "running":
                 return False
             return await locked.set_table(round_number, board, table_id)
+
+    async def table_closed(self, event: TableClosed) -> None:
+        """A table closed: if it was a tournament's match and finished, its result is
+        recorded, and what that decided is told (``TournamentUpdated``)."""
+        if event.status is not Status.FINISHED:
+            return
+        update = await self.match_finished(event.table.id)
+        if update is not None:
+            self.events.publish(TournamentUpdated(update=update))
 
     async def match_finished(self, table_id: int) -> Update | None:
         """A match finished (or may have): its result read from the store and recorded for

@@ -27,7 +27,9 @@ from typing import Any, cast
 from discord.ext import commands
 
 from bot.tables import TableService
+from bot.tables.events import ChangedElsewhere, DeadlineMoved, TableEvent
 from bot.tournaments import TournamentService
+from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.cog import GinCog
 from cogs.gin.screens import Screens
@@ -45,4 +47,12 @@ async def setup(bot: commands.Bot) -> None:
     cog.gin.add_command(events.commands)  # /gin tournament
     await bot.add_cog(cog)
     await bot.add_cog(events)
-    service.changed_elsewhere = after.heard
+    hub = service.events
+    cog.subscriptions.extend(  # undone when the cog is unloaded
+        [
+            hub.subscribe(ChangedElsewhere, after.heard),  # other processes' changes
+            hub.subscribe(TableEvent, after.news),  # other front ends' changes
+            hub.subscribe(DeadlineMoved, cog.timers.woken),
+            tournaments.events.subscribe(TournamentUpdated, events.rounds.updated),
+        ]
+    )

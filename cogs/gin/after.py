@@ -16,9 +16,16 @@ from typing import Any
 from bot.gin.hand import ActionKind
 from bot.i18n import tr
 from bot.tables import MoveOutcome, Table, TableError, TableService
-from bot.tables.service import HeardOutcome
+from bot.tables.events import (
+    ELSEWHERE,
+    ChangedElsewhere,
+    DeadlineMoved,
+    MoveMade,
+    TableEvent,
+)
 from cogs.gin.languages import learn
 from cogs.gin.opponent import BotOpponent
+from cogs.gin.origin import DISCORD
 from cogs.gin.screens import Screens
 
 log = logging.getLogger(__name__)
@@ -90,12 +97,24 @@ class After:
         await self.screens.sync(table)
         self.opponent.nudge(table)
 
-    def heard(self, table: Table, seat: int | None, made: list[HeardOutcome]) -> None:
+    async def news(self, event: TableEvent) -> None:
+        """A change asked for through another front end (a web page, say): shown as if made
+        here. This layer's own changes it follows itself, and other processes' come with a
+        ``ChangedElsewhere`` (``heard``)."""
+        if event.origin in (DISCORD, ELSEWHERE) or isinstance(event, DeadlineMoved):
+            return
+        if self.closing.is_set():
+            return  # shutting down: a restart shows every table as it is stored
+        outcome = event.outcome if isinstance(event, MoveMade) else None
+        await self.changed(event.table, outcome)
+
+    def heard(self, event: ChangedElsewhere) -> None:
         """Another process changed the table: show it, and play the bot's turn if it is ours
         (the sync and the bot do nothing for a table another process shows). The moves made
         here from what was heard leave the notes they would have left here, and the mover's
         message edited by the answer to their click stays as it is: their turns come on
         their DM hand again, not on a private reply in the channel."""
+        table, seat, made = event.table, event.seat, event.made
         if seat is not None:
             self.screens.acted(table, seat)  # they moved moments ago: they are looking
         if self.service.shows(table):

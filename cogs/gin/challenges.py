@@ -20,6 +20,7 @@ from bot.tables.lobby import table_size
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.lobby import Lobbies
+from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
 from cogs.gin.screens.hands import HINTS
 from cogs.gin.screens.state import ScreenIds
@@ -79,6 +80,7 @@ class Challenges:
             player_of(opponent),
             server,
             opponent_is_bot=opponent.bot,
+            origin=DISCORD,
         )
         await self._post_challenge(interaction, table, opponent, server, set(overrides))
 
@@ -160,6 +162,7 @@ class Challenges:
             player_of(interaction.user),
             player_of(opponent),
             server,
+            origin=DISCORD,
         )
         await self._post_challenge(interaction, table, opponent, server, set())
 
@@ -187,7 +190,7 @@ class Challenges:
                 allowed_mentions=only(opponent.id),
             )
         except BaseException:
-            await self.service.decline(table, table.challenger.id)
+            await self.service.decline(table, table.challenger.id, origin=DISCORD)
             raise
         if response.message_id is not None:
             ScreenIds(table.screen_ids).challenge = response.message_id
@@ -236,6 +239,7 @@ class Challenges:
                 server,
                 opponent_is_bot=True,
                 bot_level=level,
+                origin=DISCORD,
             )
             if hints:  # kept with the table, so a restart keeps showing them
                 table.screen_ids[HINTS] = True
@@ -297,7 +301,9 @@ class Challenges:
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         async with self.after.activity():
-            await self.service.accept(table, str(interaction.user.id), name_of(interaction.user))
+            await self.service.accept(
+                table, str(interaction.user.id), name_of(interaction.user), origin=DISCORD
+            )
             self.screens.started(table)
             interaction.extras[COMMITTED] = tr(
                 "You accepted: the match has started, but I couldn't say so here. Your hand is "
@@ -318,7 +324,7 @@ class Challenges:
     async def decline(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
-        await self.service.decline(table, str(interaction.user.id))
+        await self.service.decline(table, str(interaction.user.id), origin=DISCORD)
         name = name_of(interaction.user)
         if str(interaction.user.id) == table.challenger.id:
             interaction.extras[COMMITTED] = tr(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -90,6 +91,8 @@ class GinCog(commands.Cog):
         self.settings = ServerSettingsFlow(service)
         self.moderation = Moderation(service, after, self.lobbies)
         self._watchdogs: set[asyncio.Task[None]] = set()
+        # The services' events this layer hears (filled where the extension is set up).
+        self.subscriptions: list[Callable[[], None]] = []
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait for the moves being answered and shown to finish (called at shutdown)."""
@@ -104,6 +107,8 @@ class GinCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        while self.subscriptions:
+            self.subscriptions.pop()()
         await self.timers.stop()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:

@@ -21,6 +21,7 @@ from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, player_of
 from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import embed, lobby_view
@@ -90,6 +91,7 @@ class Lobbies:
                 bots=bot_players(me, bots, level),
                 bot_level=level,
                 team=team,
+                origin=DISCORD,
             )
             if table.match is not None:
                 interaction.extras[COMMITTED] = tr(
@@ -156,13 +158,15 @@ class Lobbies:
         self, interaction: discord.Interaction[Any], table: Table, team: int | None
     ) -> None:
         async with self.activity():
-            started = await self.service.join(table, player_of(interaction.user), team)
+            started = await self.service.join(
+                table, player_of(interaction.user), team, origin=DISCORD
+            )
             done = tr("You took seat {seat}.", seat=len(table.seats))
             await self._changed(interaction, table, started, done)
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
-            closed = await self.service.leave(table, str(interaction.user.id))
+            closed = await self.service.leave(table, str(interaction.user.id), origin=DISCORD)
             if closed:
                 text = tr(
                     "You gave up your seat. Nobody is left at the table, so it closed and the "
@@ -174,7 +178,7 @@ class Lobbies:
 
     async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
-            await self.service.start_lobby(table, str(interaction.user.id))
+            await self.service.start_lobby(table, str(interaction.user.id), origin=DISCORD)
             await self._changed(interaction, table, True, tr("You started the match."))
 
     async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:

@@ -12,6 +12,7 @@ from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, send
 from cogs.gin.lobby import Lobbies
+from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of
 from cogs.gin.views import embed
 
@@ -56,7 +57,7 @@ class Moderation:
         async with self.after.activity():
             table = self.service.require_table(str(interaction.channel_id))
             lobby = table.is_lobby  # before it closes: a lobby's message shows it closed
-            await self.service.end(table)
+            await self.service.end(table, origin=DISCORD)
             moderator = name_of(interaction.user)
             with speaking(self.screens.languages.of_channel(table)):
                 text = closed_text(table, moderator)

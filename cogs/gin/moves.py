@@ -27,6 +27,7 @@ from bot.render import Panel, discard_choices
 from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.origin import DISCORD
 from cogs.gin.views import embed
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,9 @@ class Moves:
         async with self.after.activity():
             table = self.service.require_table(str(interaction.channel_id))
             card = None if card_text is None else parse_card(card_text)
-            outcome = await self.service.play(table, str(interaction.user.id), kind, card)
+            outcome = await self.service.play(
+                table, str(interaction.user.id), kind, card, origin=DISCORD
+            )
             await self._answer_and_show(interaction, outcome, panel=False)
 
     async def by_panel(
@@ -129,6 +132,7 @@ class Moves:
                     expected_move=move,
                     shown_message=shown,
                     language=language(),
+                    origin=DISCORD,
                 )
             except StaleButton:
                 if not await self.show_current(interaction, table):
@@ -277,7 +281,7 @@ class Moves:
                 raise TableError(
                     "The match hasn't started: to give up your seat, use `/gin leave`."
                 )
-            result = await self.service.resign(table, str(interaction.user.id))
+            result = await self.service.resign(table, str(interaction.user.id), origin=DISCORD)
             if result is None:  # elimination: out at once, the others play on
                 text = tr("You left the match, placed below everyone still in; the others play on.")
             elif table.mode.team_play:

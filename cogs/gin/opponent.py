@@ -10,6 +10,7 @@ import secrets
 from typing import Protocol
 
 from bot.tables import MoveOutcome, Table, TableService
+from cogs.gin.origin import DISCORD
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class BotOpponent:
         try:
             while table.bot_to_act():
                 await asyncio.sleep(self.delay)
-                outcome = await self.service.bot_turn(table, rng)
+                outcome = await self.service.bot_turn(table, rng, origin=DISCORD)
                 if outcome is None:
                     break
                 await self.after.changed(table, outcome)

@@ -7,8 +7,9 @@ messages, one tournament at a time, in order. Every message and thread id is kep
 tournament (``TournamentService.keep``), so a restart edits the same messages and finds the
 same threads. A match is an ordinary table in its thread: moves, DMs, buttons, the public
 table and the turn timers work there as in any channel. When a table closes (here, or heard
-from another process) its result goes to the tournament (``closed``), and whatever that
-decides is shown in turn. With several processes, each acts for its own shards' servers.
+from another process) the tournament service records its result by itself and tells what that
+decided (``TournamentUpdated``), which is shown in turn (``updated``). With several
+processes, each acts for its own shards' servers.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from bot.render_tournaments import (
     thread_key,
     thread_name,
 )
-from bot.tables import Status, Table, TableError, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tournaments import (
     MatchToStart,
     PairingRow,
@@ -49,7 +50,9 @@ from bot.tournaments import (
     TournamentService,
     Update,
 )
+from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
+from cogs.gin.origin import DISCORD
 from cogs.gin.people import only
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
@@ -246,7 +249,7 @@ class Rounds:
             match.tournament_id, match.round, match.board, table.id
         ):
             with contextlib.suppress(TableError):
-                await self.tables.end(table)
+                await self.tables.end(table, origin=DISCORD)
             self.screens.forget(table)
             return
         await self.after.changed(table)
@@ -291,7 +294,7 @@ class Rounds:
         server = await self.tables.server_settings(tournament.row.guild_id)
         server = replace(server, rules=match.rules)
         table = await self.tables.open_match(
-            tournament.row.guild_id, str(thread), players, server, seed=match.seed
+            tournament.row.guild_id, str(thread), players, server, seed=match.seed, origin=DISCORD
         )
         pairing = tournament.pairing(match.round, match.board)
         assert pairing is not None
@@ -337,10 +340,10 @@ class Rounds:
         await self._say(int(table.channel_id), note)
         try:
             if end.loser_id is None or end.reason == "cancelled":
-                await self.tables.end(table)
+                await self.tables.end(table, origin=DISCORD)
                 await self.screens.close(table, lambda: note)
                 return
-            await self.tables.resign(table, end.loser_id)
+            await self.tables.resign(table, end.loser_id, origin=DISCORD)
         except TableError as error:
             log.info("tournament %s: table %s not ended (%s)", tournament_id, table.id, error)
             return
@@ -348,20 +351,11 @@ class Rounds:
 
     # --- what the tables tell the tournament ----------------------------------------------------
 
-    def closed(self, table: Table) -> None:
-        """A table closed (the table service's listener): a finished match's result goes to
-        its tournament, if it has one."""
-        if table.status is not Status.FINISHED or not self.acts_for(table.guild_id):
-            return
-        self.spawn(self._finished(table.id))
-
-    async def _finished(self, table_id: int) -> None:
-        try:
-            update = await self.service.match_finished(table_id)
-        except Exception:
-            log.exception("could not record the result of table %s", table_id)
-            return
-        await self.show(update)
+    async def updated(self, event: TournamentUpdated) -> None:
+        """The tournament service recorded a match's result by itself (it heard the table
+        finish): show what that decided."""
+        if self.acts_for(event.update.tournament.row.guild_id):
+            await self.show(event.update)
 
     def spawn(self, work: Awaitable[None]) -> None:
         async def run() -> None:

@@ -9,7 +9,9 @@ import logging
 from bot.i18n import speaking, tr
 from bot.server_settings import duration
 from bot.tables import Table, TableService, TimerEvent, TimerKind
+from bot.tables.events import DeadlineMoved
 from cogs.gin.after import After
+from cogs.gin.origin import DISCORD
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,10 @@ class TimerRunner:
         self.screens = after.screens
         self.wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        service.deadline_changed = self.wake
+
+    def woken(self, event: DeadlineMoved) -> None:
+        """A deadline moved: look again at which comes first."""
+        self.wake.set()
 
     def start(self) -> None:
         if self._task is None:
@@ -43,7 +48,7 @@ class TimerRunner:
             self.wake.clear()
             for table in self.service.due(self.service.clock()):
                 try:
-                    for event in await self.service.fire_timer(table):
+                    for event in await self.service.fire_timer(table, origin=DISCORD):
                         await self.announce(event)
                 except asyncio.CancelledError:
                     raise

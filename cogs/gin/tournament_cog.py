@@ -82,12 +82,9 @@ class TournamentCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TournamentButton)
-        self.tables.closed_listeners.append(self.rounds.closed)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(TournamentButton)
-        if self.rounds.closed in self.tables.closed_listeners:
-            self.tables.closed_listeners.remove(self.rounds.closed)
         await self.drain()
 
     async def drain(self, timeout: float = 5.0) -> None:
