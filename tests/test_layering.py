@@ -157,11 +157,17 @@ def test_no_module_of_the_discord_layer_imports_itself_back() -> None:
         assert cycle is None, " -> ".join(cycle or [])
 
 
-def test_no_module_of_the_discord_layer_is_long() -> None:
+# Modules that grow past this are doing more than one job: split them by job.
+LONGEST_MODULE = 600
+# Where the ceiling holds: the renderers, the Discord layer (the services once split).
+SHORT_PACKAGES = ("bot.render", GIN_COGS)
+
+
+def test_no_module_of_the_renderers_or_the_discord_layer_is_long() -> None:
     long = {
         name: lines
         for name, path in ALL.items()
-        if name.startswith(GIN_COGS)
-        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > 560
+        if name.startswith(SHORT_PACKAGES)
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
     }
     assert not long, long

@@ -9,7 +9,7 @@ from bot.gin.cards import parse_card
 from bot.gin.coach import Mistake, Review
 from bot.gin.hand import Action, ActionKind
 from bot.i18n import LANGUAGES, speaking
-from bot.render_coach import hint_text, mistake_line, points_text, review_panel
+from bot.render.coach import hint_text, mistake_line, points_text, review_panel
 
 C = parse_card
 HELD = (C("9C"), C("7D"), C("2S"), C("3S"), C("4S"), C("KH"), C("KD"), C("KC"), C("5H"), C("6H"))

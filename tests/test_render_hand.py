@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.gin.cards import Card
 from bot.gin.hand import Action, ActionKind, Phase
 from bot.gin.match import Match, Player
-from bot.render import DESCRIPTION_LIMIT, NEW_CARD, WORD_JOINER, hand_panel
+from bot.render.hand import DESCRIPTION_LIMIT, NEW_CARD, WORD_JOINER, hand_panel
 
 
 def started() -> Match:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bot.render_records import history_panel, leaderboard_panel, stats_panel
+from bot.render.records import history_panel, leaderboard_panel, stats_panel
 from bot.store import HistoryRow, LeaderRow, PlayerStats
 
 ANN = LeaderRow("1", "Ann", 2, 2, 0, 1.0, hand_points=119, final_scores=319, rating=12.5)

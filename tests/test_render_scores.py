@@ -9,7 +9,9 @@ from bot.gin.cards import Card
 from bot.gin.hand import Outcome
 from bot.gin.match import Match, Player
 from bot.gin.settings import Settings
-from bot.render import match_over_panel, scores_line, showdown_panel
+from bot.render.common import scores_line
+from bot.render.result import match_over_panel
+from bot.render.showdown import showdown_panel
 from tests.gin.players import choose
 
 

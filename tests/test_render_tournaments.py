@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from bot.i18n import speaking
-from bot.render_tournaments import BODY_LIMIT, fitted, fraction, signed, standings_panel
+from bot.render.tournaments import BODY_LIMIT, fitted, fraction, signed, standings_panel
 from bot.store.tournament_rows import EntrantRow, TournamentRecord, TournamentRow
 from bot.tournaments import StandingLine, Standings, Tournament
 from bot.tournaments.settings import Format, TournamentSettings

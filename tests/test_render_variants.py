@@ -9,15 +9,12 @@ import random
 from bot.gin.cards import SPADES
 from bot.gin.match import Match, Player
 from bot.gin.settings import Settings
-from bot.render import (
-    challenge_panel,
-    hand_panel,
-    match_over_panel,
-    rules_panel,
-    scores_line,
-    showdown_panel,
-    table_panel,
-)
+from bot.render.challenges import challenge_panel, rules_panel
+from bot.render.common import scores_line
+from bot.render.hand import hand_panel
+from bot.render.result import match_over_panel
+from bot.render.showdown import showdown_panel
+from bot.render.table import table_panel
 from bot.server_settings import ServerSettings
 from tests.gin.players import choose
 

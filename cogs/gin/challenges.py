@@ -13,7 +13,8 @@ from bot.gin.match import Player
 from bot.gin.modes import find_mode
 from bot.gin.settings import Variant
 from bot.i18n import speaking, tr, translate
-from bot.render import Panel, challenge_panel, variant_text
+from bot.render.challenges import challenge_panel, variant_text
+from bot.render.common import Panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from bot.tables.lobby import table_size

@@ -16,7 +16,9 @@ import discord
 from bot.gin.match import Player
 from bot.gin.modes import find_mode
 from bot.i18n import speaking, tr, translate
-from bot.render import MODE_LABELS, LobbySeat, Panel, lobby_panel, table_panel
+from bot.render.common import Panel
+from bot.render.lobby import MODE_LABELS, LobbySeat, lobby_panel
+from bot.render.table import table_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.i18n import speaking, tr
-from bot.render import Panel
+from bot.render.common import Panel
 from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, send

@@ -23,7 +23,8 @@ from bot.gin import Card, GinError, parse_card
 from bot.gin.hand import ActionKind, Phase
 from bot.gin.phrase import Phrase
 from bot.i18n import N_, language, tr
-from bot.render import Panel, discard_choices
+from bot.render.common import Panel
+from bot.render.hand import discard_choices
 from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
 from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update

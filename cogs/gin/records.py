@@ -16,9 +16,10 @@ import discord
 from bot.emojis import CardEmojis
 from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
-from bot.render import DESCRIPTION_LIMIT, Panel
-from bot.render_records import history_panel, leaderboard_panel, replay_panel, stats_panel
-from bot.render_tournaments import tournament_record, tournaments_panel
+from bot.render.common import Panel
+from bot.render.hand import DESCRIPTION_LIMIT
+from bot.render.records import history_panel, leaderboard_panel, replay_panel, stats_panel
+from bot.render.tournaments import tournament_record, tournaments_panel
 from bot.tables import TableError, TableService
 from bot.tables.records import Records, TableRow
 from bot.tournaments import TournamentService

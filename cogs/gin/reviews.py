@@ -18,8 +18,8 @@ from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings, Variant
 from bot.i18n import tr
-from bot.render import Panel
-from bot.render_coach import review_panel
+from bot.render.coach import review_panel
+from bot.render.common import Panel
 from bot.server_settings import ServerSettings
 from bot.tables import TableError, TableService
 from bot.tables.records import HandRow, TableRow

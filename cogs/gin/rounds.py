@@ -28,8 +28,8 @@ import discord
 
 from bot.gin.match import Player
 from bot.i18n import language_for, speaking, tr
-from bot.render import Panel
-from bot.render_tournaments import (
+from bot.render.common import Panel
+from bot.render.tournaments import (
     cancelled_panel,
     ended_note,
     final_panel,

@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import N_, speaking, tr, translate
-from bot.render import Panel
-from bot.render_tournaments import (
+from bot.render.common import Panel
+from bot.render.tournaments import (
     movements_text,
     season_panel,
     season_title,

@@ -7,7 +7,8 @@ from typing import Any
 import discord
 
 from bot.i18n import tr
-from bot.render import Panel, rules_panel, settings_panel
+from bot.render.challenges import rules_panel, settings_panel
+from bot.render.common import Panel
 from bot.tables import TableError, TableService
 from cogs.gin.errors import send
 from cogs.gin.views import embed

@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.i18n import speaking, tr
-from bot.render import Panel
-from bot.render_tournaments import (
+from bot.render.common import Panel
+from bot.render.tournaments import (
     round_panel,
     server_tournaments_panel,
     signup_panel,

@@ -32,7 +32,7 @@ import discord
 from bot.emojis import CardEmojis
 from bot.i18n import speaking
 from bot.pacing import Priority, priority
-from bot.render import showdown_panel
+from bot.render.showdown import showdown_panel
 from bot.tables import MoveOutcome, Table, TableService
 from cogs.gin.errors import update
 from cogs.gin.languages import Languages

@@ -15,7 +15,10 @@ from bot.art.artist import ARTIST
 from bot.gin.match import HandRecord
 from bot.i18n import speaking, tr
 from bot.pacing import Priority
-from bot.render import Panel, match_over_panel, showdown_panel, table_panel
+from bot.render.common import Panel
+from bot.render.result import match_over_panel
+from bot.render.showdown import showdown_panel
+from bot.render.table import table_panel
 from bot.tables import Table
 from bot.tables.records import Records
 from cogs.gin.languages import Languages

@@ -12,8 +12,8 @@ import discord
 from bot.emojis import CardEmojis
 from bot.gin.hand import Action
 from bot.i18n import language, speaking, tr
-from bot.render import elsewhere_panel, hand_panel
-from bot.render_coach import hint_text
+from bot.render.coach import hint_text
+from bot.render.hand import elsewhere_panel, hand_panel
 from bot.tables import Table, clock
 from cogs.gin.people import safe
 from cogs.gin.screens.ledger import Key, Ledger, Ref, fingerprint

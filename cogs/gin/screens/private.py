@@ -17,7 +17,9 @@ from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
 from bot.i18n import speaking, tr
 from bot.pacing import Priority, priority
-from bot.render import Panel, match_over_panel, showdown_panel
+from bot.render.common import Panel
+from bot.render.result import match_over_panel
+from bot.render.showdown import showdown_panel
 from bot.tables import Table, TableService
 from cogs.gin.languages import Languages
 from cogs.gin.screens import handoff

@@ -10,7 +10,7 @@ import discord
 
 from bot.gin import Card
 from bot.gin.hand import ActionKind
-from bot.render import Panel
+from bot.render.common import Panel
 from cogs.gin.errors import UNKNOWN_COMPONENT, funnel, refuse
 
 COLOUR = discord.Colour.dark_green()

@@ -13,7 +13,7 @@ import discord
 from bot.gin import DECK, Card
 from bot.gin.hand import ActionKind, Phase
 from bot.i18n import N_, tr
-from bot.render import discard_choices, joins_a_meld
+from bot.render.hand import discard_choices, joins_a_meld
 from bot.tables import Table
 from cogs.gin.errors import funnel, refuse
 from cogs.gin.views.base import (

@@ -14,7 +14,7 @@ from typing import Any
 from bot.gin.hand import HandResult, Outcome
 from bot.gin.modes import MODES, Mode
 from bot.i18n import N_, number, tr, translate
-from bot.render import Face, Panel, arrangement_text, ordinal
+from bot.render.common import Face, Panel, arrangement_text, ordinal
 from bot.tables.records import HistoryRow, LeaderRow, PlayerStats, TableRow
 
 DOT = " · "  # between the parts of a title or a footer

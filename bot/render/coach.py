@@ -8,7 +8,7 @@ from bot.gin import Card
 from bot.gin.coach import Mistake, Review
 from bot.gin.hand import Action, ActionKind
 from bot.i18n import tr, tr_n
-from bot.render import Face, Panel
+from bot.render.common import Face, Panel
 
 _THROWS = (ActionKind.DISCARD, ActionKind.KNOCK)
 

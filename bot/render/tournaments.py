@@ -15,8 +15,9 @@ from fractions import Fraction
 
 from bot.gin.settings import Settings
 from bot.i18n import N_, number, tr, tr_n, translate
-from bot.render import Panel, ordinal, variant_text
-from bot.render_records import REASONS, leaderboard_panel
+from bot.render.challenges import variant_text
+from bot.render.common import Panel, ordinal
+from bot.render.records import REASONS, leaderboard_panel
 from bot.tables.records import LeaderRow
 from bot.tournaments import (
     PairingRow,
