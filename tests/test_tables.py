@@ -29,28 +29,30 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 
 
 async def started(service: TableService, channel: str = "100") -> Table:
-    table = await service.challenge("9", channel, ALICE, BOB, ServerSettings())
-    await service.accept(table, BOB.id)
+    table = await service.opening.challenge("9", channel, ALICE, BOB, ServerSettings())
+    await service.opening.accept(table, BOB.id)
     return table
 
 
 async def test_challenge_refusals(service: TableService) -> None:
     with pytest.raises(TableError, match="can't challenge yourself"):
-        await service.challenge("9", "100", ALICE, ALICE, ServerSettings())
+        await service.opening.challenge("9", "100", ALICE, ALICE, ServerSettings())
     with pytest.raises(TableError, match="Other bots can't play"):
-        await service.challenge("9", "100", ALICE, BOB, ServerSettings(), opponent_is_bot=True)
-    table = await service.challenge("9", "100", ALICE, BOB, ServerSettings())
+        await service.opening.challenge(
+            "9", "100", ALICE, BOB, ServerSettings(), opponent_is_bot=True
+        )
+    table = await service.opening.challenge("9", "100", ALICE, BOB, ServerSettings())
     with pytest.raises(TableError, match="already has an open challenge"):
-        await service.challenge("9", "100", CAROL, BOB, ServerSettings())
+        await service.opening.challenge("9", "100", CAROL, BOB, ServerSettings())
     with pytest.raises(TableError, match="Only Bob can accept"):
-        await service.accept(table, CAROL.id)
+        await service.opening.accept(table, CAROL.id)
     with pytest.raises(TableError, match="your own challenge"):
-        await service.accept(table, ALICE.id)
+        await service.opening.accept(table, ALICE.id)
     with pytest.raises(TableError, match="hasn't accepted"):
         await service.play(table, ALICE.id, ActionKind.PASS)
-    await service.decline(table, BOB.id)
+    await service.opening.decline(table, BOB.id)
     assert service.in_channel("100") is None
-    again = await service.challenge("9", "100", CAROL, BOB, ServerSettings())
+    again = await service.opening.challenge("9", "100", CAROL, BOB, ServerSettings())
     assert again.status is Status.CHALLENGE
 
 
@@ -190,8 +192,12 @@ async def test_a_match_opened_at_once_keeps_its_seats_and_its_seed(
 ) -> None:
     closed: list[tuple[int, Status]] = []
     service.events.subscribe(TableClosed, lambda e: closed.append((e.table.id, e.status)))
-    first = await service.open_match("9", "201", (BOB, ALICE), ServerSettings(), seed="round-1")
-    second = await service.open_match("9", "202", (CAROL, ALICE), ServerSettings(), seed="round-1")
+    first = await service.opening.open_match(
+        "9", "201", (BOB, ALICE), ServerSettings(), seed="round-1"
+    )
+    second = await service.opening.open_match(
+        "9", "202", (CAROL, ALICE), ServerSettings(), seed="round-1"
+    )
     for table in (first, second):
         assert table.status is Status.PLAYING and table.deadline is not None  # turn clocks
         assert table.match is not None and table.match.seed == "round-1"
@@ -201,7 +207,7 @@ async def test_a_match_opened_at_once_keeps_its_seats_and_its_seed(
     assert first.match.hand.dealer == second.match.hand.dealer
     assert first.match.hand.hands == second.match.hand.hands
     with pytest.raises(TableError, match="already has a game"):
-        await service.open_match("9", "201", (CAROL, BOB), ServerSettings())
+        await service.opening.open_match("9", "201", (CAROL, BOB), ServerSettings())
     await service.resign(first, ALICE.id)
     assert closed == [(first.id, Status.FINISHED)]
     await service.end(second)

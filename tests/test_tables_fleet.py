@@ -66,8 +66,8 @@ async def eventually(check: Callable[[], Any], what: str) -> None:
 
 
 async def started(owner: TableService) -> Table:
-    table = await owner.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
-    await owner.accept(table, BOB.id)
+    table = await owner.opening.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
+    await owner.opening.accept(table, BOB.id)
     return table
 
 
@@ -78,8 +78,9 @@ async def test_a_move_heard_of_is_made_on_the_copy_without_reading_the_table(
     await dms.watch()
     await owner.watch()
     table = await started(owner)
-    await eventually(lambda: dms._by_id.get(table.id) is not None, "shard 0 to load the table")
-    copy = dms._by_id[table.id]
+    await eventually(lambda: dms.by_id(table.id) is not None, "shard 0 to load the table")
+    copy = dms.by_id(table.id)
+    assert copy is not None
     await eventually(lambda: copy.match is not None, "shard 0 to see the deal")
     reads = Reads(stores[1])
     seen: list[tuple[int | None, list[HeardOutcome]]] = []
@@ -158,16 +159,16 @@ async def test_a_challenge_closed_by_another_process_is_answered_as_gone(
 ) -> None:
     # Neither listens: the owner's copy still shows the challenge the other one closed.
     owner, other = fleet_service(stores[1], 1), fleet_service(stores[0], 0)
-    table = await owner.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
+    table = await owner.opening.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
     copy = await other.find(table.id)
     assert copy is not None
-    await other.decline(copy, BOB.id)
+    await other.opening.decline(copy, BOB.id)
     with pytest.raises(TableError, match="no longer open"):
-        await owner.accept(table, BOB.id)
+        await owner.opening.accept(table, BOB.id)
     assert owner.in_channel("100") is None  # read again: closed here too
     stored = await stores[1].get_table(table.id)
     assert stored is not None and stored.status == "declined" and stored.move_count == 0
     # A new challenge in the channel is welcome at once.
-    again = await owner.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
-    await owner.accept(again, BOB.id)
+    again = await owner.opening.challenge(GUILD, "100", ALICE, BOB, ServerSettings())
+    await owner.opening.accept(again, BOB.id)
     assert again.match is not None

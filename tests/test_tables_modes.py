@@ -43,10 +43,12 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 async def lobby_of(
     service: TableService, mode: str, people: list[Player], **options: object
 ) -> Table:
-    table = await service.open_lobby(GUILD, "100", people[0], mode, ServerSettings(), **options)  # type: ignore[arg-type]
+    table = await service.opening.open_lobby(
+        GUILD, "100", people[0], mode, ServerSettings(), **options
+    )  # type: ignore[arg-type]
     for person in people[1:]:
         if table.status is Status.CHALLENGE:
-            await service.join(table, person)
+            await service.opening.join(table, person)
     return table
 
 
@@ -65,71 +67,75 @@ async def play_moves(service: TableService, table: Table, count: int, seed: int 
 
 
 async def test_a_lobby_fills_by_joining_and_starts_by_itself(service: TableService) -> None:
-    table = await service.open_lobby(GUILD, "100", ANN, "three", ServerSettings())
+    table = await service.opening.open_lobby(GUILD, "100", ANN, "three", ServerSettings())
     assert table.is_lobby and table.size == 3 and table.host == ANN.id
-    assert await service.join(table, BEN) is False
+    assert await service.opening.join(table, BEN) is False
     with pytest.raises(TableError, match="already have a seat"):
-        await service.join(table, BEN)
-    assert await service.join(table, CAL) is True
+        await service.opening.join(table, BEN)
+    assert await service.opening.join(table, CAL) is True
     assert table.status is Status.PLAYING and table.match is not None
     assert table.match.mode_name == "three"
     with pytest.raises(TableError, match="no longer taking seats"):
-        await service.join(table, DEE)
+        await service.opening.join(table, DEE)
     stored = await service.store.get_table(table.id)
     assert stored is not None and stored.mode == "three" and len(stored.seats) == 3
 
 
 async def test_lobby_refusals_and_the_host_passing_on(service: TableService) -> None:
     with pytest.raises(TableError, match="2 to 14"):
-        await service.open_lobby(GUILD, "100", ANN, "elimination", ServerSettings(), size=15)
+        await service.opening.open_lobby(
+            GUILD, "100", ANN, "elimination", ServerSettings(), size=15
+        )
     with pytest.raises(TableError, match="exactly 4"):
-        await service.open_lobby(GUILD, "100", ANN, "teams", ServerSettings(), size=6)
-    table = await service.open_lobby(GUILD, "100", ANN, "elimination", ServerSettings(), size=3)
+        await service.opening.open_lobby(GUILD, "100", ANN, "teams", ServerSettings(), size=6)
+    table = await service.opening.open_lobby(
+        GUILD, "100", ANN, "elimination", ServerSettings(), size=3
+    )
     with pytest.raises(TableError, match="needs 2 players"):
-        await service.start_lobby(table, ANN.id)
-    await service.join(table, BEN)
+        await service.opening.start_lobby(table, ANN.id)
+    await service.opening.join(table, BEN)
     with pytest.raises(TableError, match="Only the host, Ann"):
-        await service.start_lobby(table, BEN.id)
+        await service.opening.start_lobby(table, BEN.id)
     with pytest.raises(TableError, match="nothing to leave"):
-        await service.leave(table, CAL.id)
-    await service.leave(table, ANN.id)
+        await service.opening.leave(table, CAL.id)
+    await service.opening.leave(table, ANN.id)
     assert table.host == BEN.id
     with pytest.raises(TableError, match=r"not playing at this table|filling"):
         await service.play(table, BEN.id, ActionKind.DRAW_STOCK)
-    assert await service.leave(table, BEN.id) is True  # nobody left: the channel is free
+    assert await service.opening.leave(table, BEN.id) is True  # nobody left: the channel is free
     assert service.in_channel("100") is None
 
 
 async def test_elimination_starts_with_two_or_more_when_the_host_says(
     service: TableService,
 ) -> None:
-    table = await service.open_lobby(GUILD, "100", ANN, "elimination", ServerSettings())
+    table = await service.opening.open_lobby(GUILD, "100", ANN, "elimination", ServerSettings())
     assert table.size == 6
-    await service.join(table, BEN)
-    await service.join(table, CAL)
-    await service.start_lobby(table, ANN.id)
+    await service.opening.join(table, BEN)
+    await service.opening.join(table, CAL)
+    await service.opening.start_lobby(table, ANN.id)
     assert table.match is not None and len(table.match.players) == 3
 
 
 async def test_teams_picks_and_full_sides(service: TableService) -> None:
-    table = await service.open_lobby(GUILD, "100", ANN, "teams", ServerSettings(), team=0)
-    await service.join(table, BEN, team=0)
+    table = await service.opening.open_lobby(GUILD, "100", ANN, "teams", ServerSettings(), team=0)
+    await service.opening.join(table, BEN, team=0)
     with pytest.raises(TableError, match="Team 1 is full"):
-        await service.join(table, CAL, team=0)
-    await service.join(table, CAL, team=1)
-    await service.join(table, DEE)
+        await service.opening.join(table, CAL, team=0)
+    await service.opening.join(table, CAL, team=1)
+    await service.opening.join(table, DEE)
     match = table.match
     assert match is not None
     side = {p.id: match.side_of(s) for s, p in enumerate(match.players)}
     assert side[ANN.id] == side[BEN.id] != side[CAL.id] == side[DEE.id]
     assert [s.player.id for s in table.seats] == [p.id for p in match.players]
     with pytest.raises(TableError, match="only picked at a teams table"):
-        await service.open_lobby(GUILD, "200", EVE, "three", ServerSettings(), team=1)
+        await service.opening.open_lobby(GUILD, "200", EVE, "three", ServerSettings(), team=1)
 
 
 async def test_bots_fill_seats_and_play_their_turns(service: TableService) -> None:
     bots = [Player(f"bot:{i}", f"Bot {i}") for i in (1, 2)]
-    table = await service.open_lobby(
+    table = await service.opening.open_lobby(
         GUILD, "100", ANN, "three", ServerSettings(), bots=bots, bot_level="easy"
     )
     assert table.status is Status.PLAYING and table.bot_seats and table.vs_bot
@@ -204,10 +210,10 @@ async def test_turn_clocks_run_per_board_and_forfeit_ends_teams(service: TableSe
     clock = service.clock
     assert isinstance(clock, Clock)
     clock.now += timedelta(seconds=table.server.turn_seconds / 2 + 1)
-    events = await service.fire_timer(table)
+    events = await service.deadlines.fire(table)
     assert [e.kind for e in events] == [TimerKind.REMINDER, TimerKind.REMINDER]
     clock.now += timedelta(seconds=table.server.turn_seconds)
-    (event,) = await service.fire_timer(table)
+    (event,) = await service.deadlines.fire(table)
     assert event.kind is TimerKind.FORFEIT and event.result is not None
     assert table.status is Status.FINISHED
 
@@ -220,7 +226,7 @@ async def test_elimination_forfeit_puts_the_idle_player_out(service: TableServic
     clock = service.clock
     assert isinstance(clock, Clock)
     clock.now += timedelta(seconds=table.server.turn_seconds + 1)  # the whole turn passed
-    (event,) = await service.fire_timer(table)
+    (event,) = await service.deadlines.fire(table)
     assert event.kind is TimerKind.FORFEIT and event.result is None
     assert match.dropped == [idle] and table.is_open
     assert table.display["timers"]["0"]["seat"] == match.hand.turn != idle
@@ -234,7 +240,7 @@ async def test_a_restart_mid_hand_goes_on_where_it_was(
         service, mode, PEOPLE[:count], **({"size": count} if mode == "elimination" else {})
     )
     if table.status is Status.CHALLENGE:
-        await service.start_lobby(table, ANN.id)
+        await service.opening.start_lobby(table, ANN.id)
     await play_moves(service, table, 25)
     store2 = SqliteStore(tmp_path / "gin.sqlite3")
     await store2.open()
@@ -250,8 +256,10 @@ async def test_a_restart_mid_hand_goes_on_where_it_was(
 
 
 async def test_a_lobby_survives_a_restart(service: TableService, tmp_path: Path) -> None:
-    table = await service.open_lobby(GUILD, "100", ANN, "elimination", ServerSettings(), size=4)
-    await service.join(table, BEN, None)
+    table = await service.opening.open_lobby(
+        GUILD, "100", ANN, "elimination", ServerSettings(), size=4
+    )
+    await service.opening.join(table, BEN, None)
     store2 = SqliteStore(tmp_path / "gin.sqlite3")
     await store2.open()
     try:
@@ -259,8 +267,8 @@ async def test_a_lobby_survives_a_restart(service: TableService, tmp_path: Path)
         (loaded,) = await service2.load()
         assert loaded.is_lobby and loaded.size == 4 and loaded.host == ANN.id
         assert [s.player for s in loaded.seats] == [ANN, BEN]
-        await service2.join(loaded, CAL)
-        await service2.start_lobby(loaded, ANN.id)
+        await service2.opening.join(loaded, CAL)
+        await service2.opening.start_lobby(loaded, ANN.id)
         assert loaded.match is not None and len(loaded.match.players) == 3
     finally:
         await store2.close()

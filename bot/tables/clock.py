@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.gin.match import Match
+from bot.tables.model import Table
 
 Timers = dict[str, dict[str, Any]]
 
@@ -76,3 +77,18 @@ def earliest(timers: Timers, turn_seconds: int) -> datetime | None:
 
 def ends_at(timer: dict[str, Any], turn_seconds: int) -> datetime:
     return datetime.fromisoformat(timer["started"]) + timedelta(seconds=turn_seconds)
+
+
+def turn_timers(table: Table, match: Match, now: datetime) -> tuple[Timers, datetime | None]:
+    """The table's clocks after a change, and its deadline from them."""
+    current = timers_of(table.display, match)
+    timers = next_timers(match, current, set(table.bot_seats), now)
+    return timers, earliest(timers, table.server.turn_seconds)
+
+
+def turn_ends(table: Table, seat: int) -> int | None:
+    """When the seat's turn times out (Unix seconds), if a clock runs for it."""
+    for timer in timers_of(table.meta.to_dict(), table.match).values():
+        if timer.get("seat") == seat and timer.get("started"):
+            return int(ends_at(timer, table.server.turn_seconds).timestamp())
+    return None

@@ -74,7 +74,7 @@ class Challenges:
             )
         guild_id = str(interaction.guild_id)
         server = await self.match_settings(guild_id, overrides)
-        table = await self.service.challenge(
+        table = await self.service.opening.challenge(
             guild_id,
             str(interaction.channel_id),
             player_of(interaction.user),
@@ -157,7 +157,7 @@ class Challenges:
                     "I can't find your opponent any more: challenge someone with `/gin challenge`."
                 ) from None
         server = ServerSettings.from_dict(row.settings)
-        table = await self.service.challenge(
+        table = await self.service.opening.challenge(
             str(interaction.guild_id),
             str(interaction.channel_id),
             player_of(interaction.user),
@@ -191,7 +191,7 @@ class Challenges:
                 allowed_mentions=only(opponent.id),
             )
         except BaseException:
-            await self.service.decline(table, table.challenger.id, origin=DISCORD)
+            await self.service.opening.decline(table, table.challenger.id, origin=DISCORD)
             raise
         if response.message_id is not None:
             ScreenIds(table.screen_ids).challenge = response.message_id
@@ -232,7 +232,7 @@ class Challenges:
             server = await self.match_settings(guild_id, overrides)
             me_player = Player(str(me.id), name_of(me))
             player = player_of(interaction.user)
-            table = await self.service.challenge(
+            table = await self.service.opening.challenge(
                 guild_id,
                 str(interaction.channel_id),
                 player,
@@ -302,7 +302,7 @@ class Challenges:
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
         async with self.after.activity():
-            await self.service.accept(
+            await self.service.opening.accept(
                 table, str(interaction.user.id), name_of(interaction.user), origin=DISCORD
             )
             self.screens.started(table)
@@ -325,7 +325,7 @@ class Challenges:
     async def decline(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
-        await self.service.decline(table, str(interaction.user.id), origin=DISCORD)
+        await self.service.opening.decline(table, str(interaction.user.id), origin=DISCORD)
         name = name_of(interaction.user)
         if str(interaction.user.id) == table.challenger.id:
             interaction.extras[COMMITTED] = tr(

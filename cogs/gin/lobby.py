@@ -83,7 +83,7 @@ class Lobbies:
         me = self.client.user
         assert me is not None
         async with self.activity():
-            table = await self.service.open_lobby(
+            table = await self.service.opening.open_lobby(
                 str(interaction.guild_id),
                 str(interaction.channel_id),
                 player_of(interaction.user),
@@ -160,7 +160,7 @@ class Lobbies:
         self, interaction: discord.Interaction[Any], table: Table, team: int | None
     ) -> None:
         async with self.activity():
-            started = await self.service.join(
+            started = await self.service.opening.join(
                 table, player_of(interaction.user), team, origin=DISCORD
             )
             done = tr("You took seat {seat}.", seat=len(table.seats))
@@ -168,7 +168,9 @@ class Lobbies:
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
-            closed = await self.service.leave(table, str(interaction.user.id), origin=DISCORD)
+            closed = await self.service.opening.leave(
+                table, str(interaction.user.id), origin=DISCORD
+            )
             if closed:
                 text = tr(
                     "You gave up your seat. Nobody is left at the table, so it closed and the "
@@ -180,7 +182,7 @@ class Lobbies:
 
     async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         async with self.activity():
-            await self.service.start_lobby(table, str(interaction.user.id), origin=DISCORD)
+            await self.service.opening.start_lobby(table, str(interaction.user.id), origin=DISCORD)
             await self._changed(interaction, table, True, tr("You started the match."))
 
     async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:

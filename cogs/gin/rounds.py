@@ -293,7 +293,7 @@ class Rounds:
         )
         server = await self.tables.server_settings(tournament.row.guild_id)
         server = replace(server, rules=match.rules)
-        table = await self.tables.open_match(
+        table = await self.tables.opening.open_match(
             tournament.row.guild_id, str(thread), players, server, seed=match.seed, origin=DISCORD
         )
         pairing = tournament.pairing(match.round, match.board)

@@ -46,15 +46,15 @@ class TimerRunner:
     async def _run(self) -> None:
         while True:
             self.wake.clear()
-            for table in self.service.due(self.service.clock()):
+            for table in self.service.deadlines.due(self.service.clock()):
                 try:
-                    for event in await self.service.fire_timer(table, origin=DISCORD):
+                    for event in await self.service.deadlines.fire(table, origin=DISCORD):
                         await self.announce(event)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("timer of table %s failed", table.id)
-            upcoming = self.service.next_deadline()
+            upcoming = self.service.deadlines.next_deadline()
             wait = IDLE_WAIT
             if upcoming is not None:
                 wait = max(0.0, min(IDLE_WAIT, (upcoming - self.service.clock()).total_seconds()))

@@ -75,12 +75,12 @@ async def test_a_whole_oklahoma_match_by_commands_and_buttons(
     fake = world.fake
     # Dealt from a seed, so that the match surely has a hand whose upcard forbids a knock the
     # classic limit allows (random deals whose upcards are all high can lack one).
-    deal = bot.service._start
+    deal = bot.service.opening._start
 
-    async def seeded(table: Any, seed: str | None = None) -> None:
-        await deal(table, seed or "oklahoma-e2e")
+    async def seeded(table: Any, seed: str | None = None, *, origin: str = "") -> None:
+        await deal(table, seed or "oklahoma-e2e", origin=origin)
 
-    monkeypatch.setattr(bot.service, "_start", seeded)
+    monkeypatch.setattr(bot.service.opening, "_start", seeded)
     game = Game(world, bot)
     table = await start_game(game, world.alice, world.bob, variant="oklahoma", spades_double=True)
     rules = table.server.rules

@@ -32,7 +32,7 @@ async def test_a_finished_match_records_its_result_from_the_event(
     update = await tournaments.start(tournament.id, "org")
     (match,) = update.matches_to_start
     a, b = match.players
-    table = await tables.open_match(
+    table = await tables.opening.open_match(
         "g1", "thread-1", (Player(a, a.upper()), Player(b, b.upper())), ServerSettings()
     )
     assert await tournaments.match_started(match.tournament_id, match.round, match.board, table.id)
@@ -69,7 +69,7 @@ async def test_a_subscriber_that_fails_never_breaks_the_move_nor_the_others(
     hub.subscribe(TableClosed, broken)
     hub.subscribe(TableClosed, broken_later)
     hub.subscribe(TableClosed, lambda event: heard.append(event.table.channel_id))
-    table = await tables.open_match(
+    table = await tables.opening.open_match(
         "g1", "c1", (Player("a", "A"), Player("b", "B")), ServerSettings()
     )
     await tables.resign(table, "b")

@@ -37,14 +37,6 @@ def faces_of(client: discord.Client) -> CardEmojis:
     return faces if isinstance(faces, CardEmojis) else NO_EMOJIS
 
 
-def turn_ends(table: Table, seat: int) -> int | None:
-    """When the player's turn times out (Unix seconds), if a clock runs for it."""
-    for timer in clock.timers_of(table.meta.to_dict(), table.match).values():
-        if timer.get("seat") == seat and timer.get("started"):
-            return int(clock.ends_at(timer, table.server.turn_seconds).timestamp())
-    return None
-
-
 def has_buttons(key: Key) -> bool:
     """Whether the hand a private key describes has move buttons: the player was to act
     on a board still being played."""
@@ -187,7 +179,7 @@ class Hands:
             note=note,
             hint=table.server.hints,
             face=faces.card,
-            ends=turn_ends(table, seat),
+            ends=clock.turn_ends(table, seat),
             advice=coach,
         )
         embeds = [embed(panel)]
