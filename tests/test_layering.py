@@ -159,11 +159,11 @@ def test_no_module_of_the_discord_layer_imports_itself_back() -> None:
 
 # Modules that grow past this are doing more than one job: split them by job.
 LONGEST_MODULE = 600
-# Where the ceiling holds: the renderers, the Discord layer (the services once split).
-SHORT_PACKAGES = ("bot.render", GIN_COGS)
+# Where the ceiling holds: the table service, the renderers, the Discord layer.
+SHORT_PACKAGES = ("bot.tables", "bot.render", GIN_COGS)
 
 
-def test_no_module_of_the_renderers_or_the_discord_layer_is_long() -> None:
+def test_no_module_of_the_services_the_renderers_or_the_discord_layer_is_long() -> None:
     long = {
         name: lines
         for name, path in ALL.items()
@@ -171,3 +171,98 @@ def test_no_module_of_the_renderers_or_the_discord_layer_is_long() -> None:
         and (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
     }
     assert not long, long
+
+
+# The services' own packages: only they change their services' state.
+SERVICES = ("bot.tables", "bot.tournaments")
+# Names a service goes by where it is used.
+SERVICE_NAMES = {"service", "tables", "tournaments", "seasons"}
+
+
+def _service_held(node: ast.expr) -> bool:
+    """Whether an expression names a service (``service``, ``self.tables``, ``app.service``)."""
+    if isinstance(node, ast.Name):
+        return node.id in SERVICE_NAMES
+    return isinstance(node, ast.Attribute) and node.attr in SERVICE_NAMES
+
+
+def test_no_module_sets_a_service_attribute_from_outside() -> None:
+    """Front ends and siblings hear a service through its events (``bot.tables.events``),
+    never by assigning its attributes or filling its lists from outside."""
+    found = []
+    for name, path in ALL.items():
+        if name.startswith(SERVICES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"append", "extend", "add", "insert"}
+            ):
+                targets = [node.func.value]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and _service_held(target.value):
+                    found.append(f"{name}:{node.lineno}")
+    assert not found, found
+
+
+def test_the_tables_and_the_tournaments_meet_only_through_events() -> None:
+    """The tournaments hear the tables' events (``bot.tables.events``) and nothing else of
+    them; the tables know nothing of the tournaments."""
+    for name, path in ALL.items():
+        found = project_imports(path, KNOWN)
+        if name.startswith("bot.tables"):
+            assert not {m for m in found if m.startswith("bot.tournaments")}, name
+        if name.startswith("bot.tournaments"):
+            tables = {m for m in found if m.startswith("bot.tables")}
+            assert tables <= {"bot.tables.events"}, (name, sorted(tables))
+
+
+# The application's floors, top to bottom: each imports only floors below it (and the shared
+# helpers that belong to none: i18n, settings, config, pools, card art, pacing). The README's
+# architecture section names them in this order (checked below), so it stays true.
+FLOORS = [
+    ("start-up", ("bot.__main__", "bot.client")),
+    ("front ends", ("cogs", "bot.web")),
+    ("renderers", ("bot.render",)),
+    ("services", ("bot.tournaments", "bot.coaching")),
+    ("tables", ("bot.tables",)),
+    ("store", ("bot.store",)),
+    ("engine", ("bot.gin",)),
+]
+
+
+def floor_of(module: str) -> int | None:
+    for index, (_, packages) in enumerate(FLOORS):
+        if any(module == p or module.startswith(f"{p}.") for p in packages):
+            return index
+    return None
+
+
+def test_each_floor_imports_only_floors_below_it() -> None:
+    found = []
+    for name, path in ALL.items():
+        here = floor_of(name)
+        if here is None:
+            continue
+        for imported in project_imports(path, KNOWN):
+            there = floor_of(imported)
+            if there is not None and there < here:
+                found.append(f"{name} ({FLOORS[here][0]}) imports {imported} ({FLOORS[there][0]})")
+    assert not found, found
+
+
+def test_the_readme_names_the_floors_in_their_order() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Architecture\n", 1)[1].split("\n## ", 1)[0]
+    named = [
+        line.split("**")[1]
+        for line in section.splitlines()
+        if line.startswith("- **") and line.count("**") >= 2
+    ]
+    assert named == [name for name, _ in FLOORS]
