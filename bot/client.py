@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.art.artist import ARTIST
 from bot.art.cards import CardImages
+from bot.coaching import Coach
 from bot.commands_translator import CatalogueTranslator
 from bot.config import Config
 from bot.emojis import CardEmojis
@@ -112,6 +113,10 @@ class GinBot(commands.Bot):
         self.closing = asyncio.Event()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()
+        # The showdown pictures' worker and the coach (who thinks in the expert's workers),
+        # handed to the Discord layer as the thinker is to the table service.
+        self.artist = ARTIST
+        self.coach = Coach(THINKER)
         # Every REST call but interaction answers waits its turn in one budget.
         self.rest_budget = Budget(config.rest_share)
         install(self, self.rest_budget)
@@ -129,7 +134,7 @@ class GinBot(commands.Bot):
         await self.sync_commands()
         if self.config.card_emojis:  # in the background: play never waits for emojis
             self.card_emojis.start_sync(self, CardImages())
-        ARTIST.start()  # the showdown pictures' worker, warming up in the background
+        self.artist.start()  # the showdown pictures' worker, warming up in the background
         THINKER.start()  # the expert opponent's workers, likewise
         settle_garbage_collector()
 

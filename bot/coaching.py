@@ -73,7 +73,3 @@ class Coach:
         """The move the expert would make now, from the seat's view alone."""
         suggestion: Action | None = await self.thinker.run(hint_job, view, self.hint_samples, seed)
         return suggestion
-
-
-COACH = Coach()
-"""The coach of this process (it thinks in the expert's workers, which the bot starts)."""

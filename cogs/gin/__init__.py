@@ -39,10 +39,10 @@ from cogs.gin.tournament_cog import TournamentCog
 async def setup(bot: commands.Bot) -> None:
     app = cast(Any, bot)
     service: TableService = app.service
-    screens = Screens(bot, service)
+    screens = Screens(bot, service, app.artist, app.coach)
     after = After(service, screens, app.closing, app.config.bot_delay)
     tournaments: TournamentService = app.tournaments
-    cog = GinCog(bot, service, after, tournaments)
+    cog = GinCog(bot, service, after, tournaments, coach=app.coach)
     events = TournamentCog(bot, service, tournaments, after)
     cog.gin.add_command(events.commands)  # /gin tournament
     await bot.add_cog(cog)

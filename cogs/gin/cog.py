@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.coaching import Coach
 from bot.gin import Card
 from bot.gin.hand import ActionKind
 from bot.i18n import N_, speaking
@@ -53,7 +54,7 @@ from cogs.gin.reviews import Reviews
 from cogs.gin.screens import Screens
 from cogs.gin.settings import ServerSettingsFlow
 from cogs.gin.timers import TimerRunner
-from cogs.gin.views import DYNAMIC_ITEMS
+from cogs.gin.views import DYNAMIC_ITEMS, Handlers
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class GinCog(commands.Cog):
         service: TableService,
         after: After,
         tournaments: TournamentService | None = None,
+        *,
+        coach: Coach,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -87,7 +90,7 @@ class GinCog(commands.Cog):
         self.lobbies = Lobbies(bot, service, after)
         self.challenges = Challenges(bot, service, after, self.lobbies)
         self.records = RecordPages(service, bot, tournaments)
-        self.reviews = Reviews(service, bot)
+        self.reviews = Reviews(service, bot, coach)
         self.settings = ServerSettingsFlow(service)
         self.moderation = Moderation(service, after, self.lobbies)
         self._watchdogs: set[asyncio.Task[None]] = set()
@@ -563,3 +566,8 @@ class GinCog(commands.Cog):
 def with_mode(arg: str, mode: str) -> str:
     """A record page's argument for a mode other than the two-player game."""
     return arg if mode == "classic" else f"{arg}~{mode}"
+
+
+# The components find the cog by its name (discord.py rebuilds them from their ids alone):
+# mypy checks here that it has every handler they call.
+IMPLEMENTS: type[Handlers] = GinCog

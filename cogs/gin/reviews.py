@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.coaching import COACH
+from bot.coaching import Coach
 from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings, Variant
@@ -35,9 +35,10 @@ CLASSIC = "classic"
 class Reviews:
     """The Review button's flow."""
 
-    def __init__(self, service: TableService, client: discord.Client) -> None:
+    def __init__(self, service: TableService, client: discord.Client, coach: Coach) -> None:
         self.service = service
         self.client = client
+        self.coach = coach
 
     async def review(
         self, interaction: discord.Interaction[Any], match_id: int, number: int, board: int
@@ -63,7 +64,7 @@ class Reviews:
             interaction.extras[ANSWERING] = True  # the watchdog leaves the answer to us
             await interaction.response.defer(ephemeral=True, thinking=True)
             interaction.extras[THINKING] = True
-        review = await COACH.review(
+        review = await self.coach.review(
             record, match_settings(row), seat, scores_before(row, hands, record)
         )
         faces = faces_of(self.client)

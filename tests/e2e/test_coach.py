@@ -5,12 +5,11 @@ refused privately; hints in a practice match are off unless asked for."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
+from bot import coaching
 from bot.client import GinBot
-from bot.coaching import COACH
 from bot.gin.cards import DECK, Card
 from bot.gin.hand import ActionKind, Hand
 from bot.gin.match import HandRecord
@@ -25,14 +24,10 @@ REVIEW_TITLE = "Review of hand 1 (match #"
 
 
 @pytest.fixture(autouse=True)
-def quick_coach() -> Iterator[None]:
-    """Few imagined deals per decision: the same work, in a test's time."""
-    samples = COACH.review_samples, COACH.hint_samples
-    COACH.review_samples, COACH.hint_samples = 3, 3
-    try:
-        yield
-    finally:
-        COACH.review_samples, COACH.hint_samples = samples
+def quick_coach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few imagined deals per decision: the same work, in a test's time (for the coach of
+    every bot the test starts in its own process)."""
+    monkeypatch.setattr(coaching, "DEFAULT_SAMPLES", 3)
 
 
 async def play_first_hand(game: Game, style: str = "random") -> None:

@@ -29,6 +29,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.art.artist import Artist
+from bot.coaching import Coach
 from bot.emojis import CardEmojis
 from bot.i18n import speaking
 from bot.pacing import Priority, priority
@@ -57,7 +59,9 @@ __all__ = ["PrivateHand", "PrivateReply", "Screens"]
 class Screens:
     """Posts and edits one table's public message and each player's private hand message."""
 
-    def __init__(self, client: discord.Client, service: TableService) -> None:
+    def __init__(
+        self, client: discord.Client, service: TableService, artist: Artist, coach: Coach
+    ) -> None:
         self.client = client
         self.service = service
         self.languages = Languages(client)
@@ -65,7 +69,7 @@ class Screens:
         self.messenger = Messenger(client, self.ledger)
         self.tables = Registry()
         self.private = PrivateScreens(
-            client, service, self.messenger, self.languages, self.tables, self.sync_soon
+            client, service, self.messenger, self.languages, self.tables, self.sync_soon, coach
         )
         self.channel = ChannelScreens(
             self.messenger,
@@ -74,6 +78,7 @@ class Screens:
             self.tables,
             self.sync_soon,
             service.records,
+            artist,
         )
         self._background: set[asyncio.Task[None]] = set()
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.art.artist import ARTIST
+from bot.art.artist import Artist
 from bot.gin.match import HandRecord
 from bot.i18n import speaking, tr
 from bot.pacing import Priority
@@ -65,9 +65,11 @@ class ChannelScreens:
         screens: Registry,
         sync_soon: Callable[[Table], None],
         records: Records,
+        artist: Artist,
     ) -> None:
         self.messenger = messenger
         self.records = records
+        self.artist = artist  # draws the showdown pictures
         self.private = private
         self.languages = languages
         self.screens = screens
@@ -179,7 +181,7 @@ class ChannelScreens:
         if picture is None:
             return []
         try:
-            data = await ARTIST.showdown(picture)
+            data = await self.artist.showdown(picture)
         except Exception:
             log.exception(
                 "table %s: could not draw the showdown of hand %s", table.id, record.number

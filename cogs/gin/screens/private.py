@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.coaching import COACH
+from bot.coaching import Coach
 from bot.gin.ai.view import is_two_player_hand, view_for
 from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
@@ -62,9 +62,11 @@ class PrivateScreens:
         languages: Languages,
         screens: Registry,
         sync_soon: Callable[[Table], None],
+        coach: Coach,
     ) -> None:
         self.client = client
         self.service = service
+        self.coach = coach  # the hints of a practice with hints on
         self.messenger = messenger
         self.ledger: Ledger = messenger.ledger
         self.languages = languages
@@ -92,7 +94,7 @@ class PrivateScreens:
 
         async def advise() -> None:
             try:
-                move = await COACH.hint(view, f"hint/{table.id}/{token}")
+                move = await self.coach.hint(view, f"hint/{table.id}/{token}")
             except Exception:
                 log.exception(
                     "table %s: the coach could not suggest seat %s's move", table.id, seat

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
+from discord.ext import commands
 
 from bot.gin import Card
 from bot.gin.hand import ActionKind
@@ -38,6 +39,7 @@ def embed(panel: Panel, colour: discord.Colour = COLOUR) -> discord.Embed:
     return result
 
 
+@runtime_checkable
 class Handlers(Protocol):
     """What the components call: the flows behind every button and menu. discord.py
     rebuilds a component from its custom id alone, so the handlers are looked up on the
@@ -89,9 +91,11 @@ HANDLERS = "GinCog"  # the cog that implements ``Handlers``
 
 
 def _handlers(interaction: discord.Interaction[Any]) -> Handlers:
-    found = cast(Any, interaction.client).get_cog(HANDLERS)
-    assert found is not None
-    return cast(Handlers, found)
+    client = interaction.client
+    found = client.get_cog(HANDLERS) if isinstance(client, commands.Bot) else None
+    if not isinstance(found, Handlers):
+        raise RuntimeError(f"no {HANDLERS} cog is loaded to handle a component")
+    return found
 
 
 # What the bot writes into custom ids, read back strictly: a modified client can send anything
