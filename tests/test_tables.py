@@ -56,6 +56,25 @@ async def test_challenge_refusals(service: TableService) -> None:
     assert again.status is Status.CHALLENGE
 
 
+async def test_two_openings_in_a_channel_queue_and_leave_no_lock_behind(
+    service: TableService,
+) -> None:
+    """Openings in one channel take turns (the second is told of the first's table); the
+    channels' locks go once nobody holds them, however many channels were used."""
+    first, second = await asyncio.gather(
+        service.opening.challenge("9", "100", ALICE, BOB, ServerSettings()),
+        service.opening.challenge("9", "100", CAROL, BOB, ServerSettings()),
+        return_exceptions=True,
+    )
+    opened = [r for r in (first, second) if isinstance(r, Table)]
+    refused = [r for r in (first, second) if isinstance(r, TableError)]
+    assert len(opened) == 1 and len(refused) == 1
+    assert "already has an open challenge" in str(refused[0])
+    for channel in range(200, 230):
+        await service.opening.challenge("9", str(channel), ALICE, BOB, ServerSettings())
+    assert service.core.registry.channels_opening == 0
+
+
 async def test_moves_are_checked_committed_and_counted(service: TableService) -> None:
     table = await started(service)
     match = table.match
