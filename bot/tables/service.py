@@ -68,7 +68,6 @@ class TableService:
     ) -> None:
         self.core = Core(store, clock, fleet, EventHub() if events is None else events)
         self.store = store
-        self.clock = clock
         self.fleet = fleet  # None: this process is the only one on its database
         # What happens to the tables, told after each commit (see ``events``).
         self.events = self.core.events
@@ -80,6 +79,15 @@ class TableService:
         self.opening = Opening(self.core, self.deadlines)
         self.elsewhere = Elsewhere(self.core)
         self._servers: dict[str, ServerSettings] = {}
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The service's time (every part of it reads the same clock)."""
+        return self.core.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], datetime]) -> None:
+        self.core.clock = clock
 
     # --- loading and lookup -------------------------------------------------------------------
 
