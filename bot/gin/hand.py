@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from bot.gin.actions import Action, ActionKind, Phase
 from bot.gin.cards import DECK, SPADES, Card, format_cards, sort_cards
-from bot.gin.errors import CardError, IllegalMove, KnockLimitError
+from bot.gin.errors import IllegalMove
 from bot.gin.melds import (
     Arrangement,
     arrange,
@@ -25,11 +26,27 @@ from bot.gin.melds import (
     knocker_arrangement,
     min_deadwood,
 )
+from bot.gin.refusals import check
 from bot.gin.settings import OklahomaAce, Settings, Variant
 from bot.gin.shuffle import derive_seed, new_seed, shuffled
 
 HAND_SIZE = 10
 MAX_DECKS = 4
+
+
+__all__ = [
+    "CLASSIC_RULES",
+    "HAND_SIZE",
+    "MAX_DECKS",
+    "Action",
+    "ActionKind",
+    "Hand",
+    "HandResult",
+    "HandRules",
+    "KnockCard",
+    "Outcome",
+    "Phase",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,25 +111,6 @@ class KnockCard:
         return cls(DECK[data["card"]], int(data["limit"]), bool(data.get("doubled", False)))
 
 
-class Phase(StrEnum):
-    """Where a hand stands; each phase has its own legal actions."""
-
-    UPCARD = "upcard"  # first turn: the player to act may take the upcard or pass
-    DRAW = "draw"  # the player to act draws from the stock or the discard pile
-    DISCARD = "discard"  # the player to act holds 11 cards: discard, knock or Big Gin
-    OVER = "over"  # the hand is finished; see Hand.result
-
-
-class ActionKind(StrEnum):
-    PASS = "pass"
-    DRAW_STOCK = "draw_stock"
-    DRAW_DISCARD = "draw_discard"
-    DISCARD = "discard"
-    KNOCK = "knock"
-    BIG_GIN = "big_gin"
-    LEAVE = "leave"  # a player left the hand (resigned or out of time); recorded, not played
-
-
 class Outcome(StrEnum):
     """How a hand ended, which decides its score."""
 
@@ -121,28 +119,6 @@ class Outcome(StrEnum):
     GIN = "gin"
     BIG_GIN = "big_gin"
     VOID = "void"
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move by one seat. ``card`` is set for discard and knock."""
-
-    kind: ActionKind
-    seat: int
-    card: Card | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
-        if self.card is not None:
-            data["card"] = int(self.card)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Action:
-        card = data.get("card")
-        return cls(
-            ActionKind(data["kind"]), int(data["seat"]), None if card is None else DECK[card]
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,142 +443,11 @@ class Hand:
         handler(action)
         self.actions.append(action)
 
-    def _name(self, seat: int) -> str:
+    def seat_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
 
     def _check(self, action: Action) -> None:
-        if self.phase is Phase.OVER:
-            raise IllegalMove("This hand is over.")
-        if action.seat not in self.seats:
-            raise IllegalMove("You are not playing this hand.")
-        if action.seat != self.turn:
-            raise IllegalMove(
-                "It is {name}'s turn. Please wait for yours; you'll be told when it comes.",
-                name=self._name(self.turn),
-            )
-        kind = action.kind
-        if self.phase is Phase.UPCARD:
-            if kind not in (ActionKind.DRAW_DISCARD, ActionKind.PASS):
-                raise IllegalMove(
-                    "First decide on the upcard {upcard}: take it from the discard pile or pass.",
-                    upcard=self.upcard,
-                )
-            return
-        if kind is ActionKind.LEAVE:
-            raise IllegalMove("Leaving a hand is not a move.")
-        if kind is ActionKind.PASS:
-            if not self.rules.upcard_offer:
-                raise IllegalMove(
-                    "There is no passing at this table: take the upcard or draw from the stock."
-                )
-            if self.phase is Phase.DRAW:
-                raise IllegalMove(
-                    "You can pass only on the upcard at the start of the hand: draw a card "
-                    "instead, from the stock or the discard pile."
-                )
-            raise IllegalMove(
-                "You can pass only on the upcard at the start of the hand: discard a card "
-                "instead, or knock."
-            )
-        if self.phase is Phase.DRAW:
-            if kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
-                raise IllegalMove("Draw a card first, from the stock or the discard pile.")
-            if kind is ActionKind.DRAW_DISCARD and self.stock_only:
-                raise IllegalMove("Everyone passed on the upcard: draw from the stock.")
-            if kind is ActionKind.DRAW_DISCARD and not self.discard_pile:
-                raise IllegalMove("The discard pile is empty: draw from the stock.")
-            if kind is ActionKind.DRAW_STOCK and not self.stock:
-                raise IllegalMove("The stock is empty.")
-            return
-        # Phase.DISCARD
-        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
-            if not self.rules.knocking:
-                raise IllegalMove("You already drew this turn: now discard a card, or go gin.")
-            raise IllegalMove("You already drew this turn: now discard a card, or knock.")
-        if kind is ActionKind.BIG_GIN:
-            self._check_big_gin()
-            return
-        card = action.card
-        if card is None:
-            raise CardError("Say which card to discard.")
-        if card not in self.hands[action.seat]:
-            raise CardError("You don't hold {card}: pick a card from your hand.", card=card)
-        if card == self.taken_from_discard:
-            raise CardError(
-                "You can't discard {card}, the card you just took from the discard pile: "
-                "discard a different card.",
-                card=card,
-            )
-        if kind is ActionKind.KNOCK:
-            self._check_knock(card)
-
-    def _check_knock(self, card: Card) -> None:
-        limit = self.knock_limit
-        deadwood = self._deadwood_without(card)
-        if deadwood <= limit:
-            return
-        knock_card = self.knock_card if self.rules.knocking else None
-        upcard = None if knock_card is None else knock_card.card
-        # The error's fields, and its sentence's values (named apart from the fields).
-        facts: dict[str, Any] = {
-            "limit": limit,
-            "deadwood": deadwood,
-            "card": card,
-            "upcard": upcard,
-            "discarded": card,
-            "left": deadwood,
-        }
-        if not self.rules.knocking:
-            raise KnockLimitError(
-                "There is no knocking at this table, only gin: after discarding {discarded} your "
-                "deadwood would be {left}, and you can go out only when all ten cards left "
-                "meld. Discard instead.",
-                **facts,
-            )
-        if upcard is not None and limit == 0:
-            raise KnockLimitError(
-                "The upcard was {first_upcard}: this hand is gin only. After discarding "
-                "{discarded} your deadwood would be {left}; you can go out only with none.",
-                first_upcard=upcard,
-                **facts,
-            )
-        if upcard is not None:
-            raise KnockLimitError(
-                "The upcard was {first_upcard}: knock at {most} or less this hand. After "
-                "discarding {discarded} your deadwood would be {left}.",
-                first_upcard=upcard,
-                most=limit,
-                **facts,
-            )
-        if limit == 0:
-            raise KnockLimitError(
-                "This table plays gin only: after discarding {discarded} your deadwood would be "
-                "{left}, and you can go out only with none.",
-                **facts,
-            )
-        raise KnockLimitError(
-            "Your deadwood would be {left} after discarding {discarded}; "
-            "you can knock at {most} or less.",
-            most=limit,
-            **facts,
-        )
-
-    def _check_big_gin(self) -> None:
-        if not self.big_gin_allowed:
-            raise IllegalMove("Big Gin is off at this table: discard a card to go gin instead.")
-        cards = self.hands[self.turn]
-        if not is_big_gin(cards):
-            deadwood = self.arrangement(cards).deadwood_value
-            raise IllegalMove(
-                "Not all of your 11 cards form melds (deadwood {deadwood}), so this isn't "
-                "Big Gin. To knock, name the card to discard face down.",
-                deadwood=deadwood,
-            )
-
-    def _deadwood_without(self, card: Card) -> int:
-        cards = list(self.hands[self.turn])
-        cards.remove(card)  # one copy: with several decks the hand may hold two
-        return self.deadwood(cards)
+        check(self, action)
 
     # --- move handlers (called only after _check) ---------------------------------------
 
@@ -818,9 +663,9 @@ class Hand:
         )
 
     def __str__(self) -> str:
-        parts = [f"{self._name(s)}: {format_cards(self.cards_of(s))}" for s in self.seats]
+        parts = [f"{self.seat_name(s)}: {format_cards(self.cards_of(s))}" for s in self.seats]
         return (
-            f"Hand({self.phase}, turn {self._name(self.turn)}, stock {len(self.stock)}, "
+            f"Hand({self.phase}, turn {self.seat_name(self.turn)}, stock {len(self.stock)}, "
             f"upcard {self.upcard}; " + "; ".join(parts) + ")"
         )
 
