@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
@@ -97,16 +97,16 @@ class After:
         await self.screens.sync(table)
         self.opponent.nudge(table)
 
-    async def news(self, event: TableEvent) -> None:
+    def news(self, event: TableEvent) -> Awaitable[None] | None:
         """A change asked for through another front end (a web page, say): shown as if made
         here. This layer's own changes it follows itself, and other processes' come with a
-        ``ChangedElsewhere`` (``heard``)."""
+        ``ChangedElsewhere`` (``heard``): for those, nothing (and no task) at all."""
         if event.origin in (DISCORD, ELSEWHERE) or isinstance(event, DeadlineMoved):
-            return
+            return None
         if self.closing.is_set():
-            return  # shutting down: a restart shows every table as it is stored
+            return None  # shutting down: a restart shows every table as it is stored
         outcome = event.outcome if isinstance(event, MoveMade) else None
-        await self.changed(event.table, outcome)
+        return self.changed(event.table, outcome)
 
     def heard(self, event: ChangedElsewhere) -> None:
         """Another process changed the table: show it, and play the bot's turn if it is ours
