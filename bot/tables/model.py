@@ -77,17 +77,22 @@ class Seat:
 
 # The keys of a table's saved JSON that are the service's: the turn clocks (``timer`` is the
 # single clock of an older version), and the seats with their names, the table's size and
-# host and the bot's level, so that a restart rebuilds any table. Every other key belongs to
-# the screens (the ids of the messages the table shows) and is kept as they left it.
-SERVICE_KEYS = frozenset({"timers", "timer", "seats", "names", "size", "host", "bot_level"})
+# host and the bot's level, so that a restart rebuilds any table, and whether a practice
+# table shows the coach's hints. Every other key belongs to the screens (the ids of the
+# messages the table shows) and is kept as they left it.
+COACH = "coach"
+SERVICE_KEYS = frozenset({"timers", "timer", "seats", "names", "size", "host", "bot_level", COACH})
 
 
 @dataclass(slots=True)
 class TableMeta:
-    """The service's own part of a table's saved JSON beside the seats: the turn clocks."""
+    """The service's own part of a table's saved JSON beside the seats: the turn clocks, and
+    whether the player's hand shows the coach's suggested move (a practice match started
+    with hints on; saved as ``"coach": true``)."""
 
     timers: dict[str, dict[str, Any]] | None = None  # None: no clock saved yet
     timer: dict[str, Any] | None = None  # a single clock saved by an older version
+    coach: bool = False
 
     def set_timers(self, timers: dict[str, dict[str, Any]]) -> None:
         self.timers = dict(timers)
@@ -99,12 +104,16 @@ class TableMeta:
             data["timers"] = self.timers
         if self.timer is not None:
             data["timer"] = self.timer
+        if self.coach:
+            data[COACH] = True
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableMeta:
         timers = data.get("timers")
-        return cls(None if timers is None else dict(timers), data.get("timer"))
+        return cls(
+            None if timers is None else dict(timers), data.get("timer"), bool(data.get(COACH))
+        )
 
 
 def screens_part(data: dict[str, Any]) -> dict[str, Any]:

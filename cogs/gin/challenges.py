@@ -23,7 +23,6 @@ from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
-from cogs.gin.screens.hands import HINTS
 from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import challenge_view, embed
 
@@ -243,7 +242,7 @@ class Challenges:
                 origin=DISCORD,
             )
             if hints:  # kept with the table, so a restart keeps showing them
-                table.screen_ids[HINTS] = True
+                table.meta.coach = True
                 await self.service.save_display(table)
             interaction.extras[COMMITTED] = tr(
                 "Your practice match has started, but I couldn't say so here. Your hand is "

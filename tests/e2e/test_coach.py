@@ -232,7 +232,7 @@ async def test_hints_on_show_the_coachs_move_on_each_turn(world: World, bot: Gin
         assert "⚠️" not in result.text, result.text
         if game.match.hand_number > 1 or game.match.is_over:
             break
-    assert table.screen_ids.get("coach") is True
+    assert table.meta.coach and "coach" not in table.screen_ids
     saved = await bot.service.records.match(table.id)
     assert saved is not None and saved.display.get("coach") is True  # kept for a restart
 

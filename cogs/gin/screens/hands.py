@@ -22,13 +22,12 @@ from cogs.gin.screens.state import PrivateHand, Registry, SeatScreen
 from cogs.gin.views import elsewhere_view, embed, hand_view
 
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
-HINTS = "coach"  # in a table's saved screens JSON: this practice table shows the coach's hints
 
 
 def wants_hints(table: Table) -> bool:
     """Whether the player's hand shows the coach's suggested move (a practice match
     started with hints on)."""
-    return table.vs_bot and bool(table.screen_ids.get(HINTS))
+    return table.vs_bot and table.meta.coach
 
 
 def faces_of(client: discord.Client) -> CardEmojis:
