@@ -239,7 +239,10 @@ def _scores(pairing: PairingRow, winner: str) -> str:
 
 
 def round_panel(
-    tournament: Tournament, number_: int, threads: Mapping[str, int], deadline: datetime | None
+    tournament: Tournament,
+    number_: int,
+    threads: Mapping[tuple[int, int], int],
+    deadline: datetime | None,
 ) -> Panel:
     """A round's pairings, each board's result as it comes, and where each is played."""
     pairings = tournament.pairings_of(number_)
@@ -253,18 +256,13 @@ def round_panel(
                 at=when(deadline, "t"),
             )
         )
-    lines += [pairing_line(p, threads.get(thread_key(p.round, p.board))) for p in pairings]
+    lines += [pairing_line(p, threads.get((p.round, p.board))) for p in pairings]
     if done:
         footer = tr("Every match of this round is decided.")
     else:
         footer = tr("Results appear here as the matches end. A player who leaves loses.")
     title = f"🏆 #{tournament.id}{DOT}{round_name(tournament, number_)}"
     return Panel(title, fitted(lines), footer)
-
-
-def thread_key(round_number: int, board: int) -> str:
-    """How a match's thread is kept with the tournament: ``thread:2:0``."""
-    return f"thread:{round_number}:{board}"
 
 
 SWISS_NOTE = N_(

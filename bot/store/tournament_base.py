@@ -73,9 +73,9 @@ class LockedTournament(Protocol):
         """The next timer event (None: none); its claim goes with the old one."""
         ...
 
-    async def join(self, user_id: str, now: str) -> bool:
-        """Enter a player (again, after leaving during sign-up); False if already in, or
-        dropped."""
+    async def join(self, user_id: str, now: str, name: str | None = None) -> bool:
+        """Enter a player (again, after leaving during sign-up) under ``name`` (None: the
+        one kept, if any); False if already in, or dropped."""
         ...
 
     async def set_status(

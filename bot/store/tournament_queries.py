@@ -28,7 +28,7 @@ OPEN_IN_CHANNEL = (
 OPEN_TOURNAMENTS = "SELECT " + TOURNAMENT_COLUMNS + " FROM tournaments WHERE " + OPEN
 
 ENTRANTS = """
-SELECT tournament_id, user_id, status, seed, place, joined_at, left_at
+SELECT tournament_id, user_id, status, seed, place, joined_at, left_at, name
 FROM tournament_entrants WHERE tournament_id = ? ORDER BY joined_at, user_id
 """
 ROUNDS = """
@@ -63,10 +63,11 @@ WHERE id = ?
 # A player who left during sign-up may join again; anyone else already in stays as they are
 # (no row comes back).
 JOIN = """
-INSERT INTO tournament_entrants (tournament_id, user_id, status, joined_at)
-VALUES (?, ?, 'joined', ?)
+INSERT INTO tournament_entrants (tournament_id, user_id, status, joined_at, name)
+VALUES (?, ?, 'joined', ?, ?)
 ON CONFLICT (tournament_id, user_id) DO UPDATE
-    SET status = 'joined', joined_at = excluded.joined_at, left_at = NULL
+    SET status = 'joined', joined_at = excluded.joined_at, left_at = NULL,
+        name = COALESCE(excluded.name, tournament_entrants.name)
     WHERE tournament_entrants.status = 'left'
 RETURNING user_id
 """

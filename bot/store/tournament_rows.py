@@ -56,6 +56,7 @@ class EntrantRow:
     place: int | None
     joined_at: str
     left_at: str | None
+    name: str | None = None  # as they joined (None: not kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,7 @@ def entrant_row(r: Row) -> EntrantRow:
         place=r["place"],
         joined_at=r["joined_at"],
         left_at=r["left_at"],
+        name=r["name"],
     )
 
 

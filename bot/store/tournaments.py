@@ -314,8 +314,8 @@ class _Locked:
     async def set_deadline(self, deadline: str | None, now: str) -> None:
         await self._tx.one(tq.SET_DEADLINE, (deadline, now, self._id))
 
-    async def join(self, user_id: str, now: str) -> bool:
-        return await self._tx.one(tq.JOIN, (self._id, user_id, now)) is not None
+    async def join(self, user_id: str, now: str, name: str | None = None) -> bool:
+        return await self._tx.one(tq.JOIN, (self._id, user_id, now, name)) is not None
 
     async def set_status(
         self, user_id: str, status: EntrantStatus, was: EntrantStatus, now: str

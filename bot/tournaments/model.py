@@ -4,7 +4,7 @@ Discord, no store types beyond its rows."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any, Literal
@@ -22,6 +22,8 @@ from bot.tournaments.settings import Format, TournamentSettings
 
 # The key of the Discord layer's part in a tournament's stored settings.
 SCREENS = "screens"
+# How an older version kept a player's name there (now in their entrant row).
+OLD_NAME = "name:"
 
 
 def when(text: str | None) -> datetime | None:
@@ -47,7 +49,7 @@ class Tournament:
         return cls(
             row=record.tournament,
             settings=settings,
-            entrants=record.entrants,
+            entrants=_named(record),
             rounds=record.rounds,
             pairings=record.pairings,
             rounds_total=int(record.tournament.settings.get("rounds_total", 0)),
@@ -85,6 +87,11 @@ class Tournament:
     def entrant(self, user_id: str) -> EntrantRow | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
 
+    @property
+    def names(self) -> dict[str, str]:
+        """The players' names as they joined (their mention for any not kept)."""
+        return {e.user_id: e.name or f"<@{e.user_id}>" for e in self.entrants}
+
     def pairings_of(self, round_number: int) -> list[PairingRow]:
         return [p for p in self.pairings if p.round == round_number]
 
@@ -105,6 +112,22 @@ class Tournament:
         posted and of the threads its matches are played in (``TournamentService.keep``)."""
         kept = self.row.settings.get(SCREENS)
         return dict(kept) if isinstance(kept, dict) else {}
+
+
+def _named(record: TournamentRecord) -> tuple[EntrantRow, ...]:
+    """The entrants, each with the name they joined under: a tournament stored by an older
+    version kept the names beside the message ids (``name:<user id>``)."""
+    kept = record.tournament.settings.get(SCREENS)
+    if not isinstance(kept, dict) or all(e.name is not None for e in record.entrants):
+        return record.entrants
+    return tuple(
+        e if e.name is not None else replace(e, name=_text(kept.get(f"{OLD_NAME}{e.user_id}")))
+        for e in record.entrants
+    )
+
+
+def _text(value: object) -> str | None:
+    return str(value) if value else None
 
 
 @dataclass(frozen=True, slots=True)

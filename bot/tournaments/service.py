@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.store.tournament_base import (
     LockedTournament,
@@ -198,7 +199,7 @@ class TournamentService:
                     "This tournament is full: {most} players have joined.",
                     most=tournament.settings.max_players,
                 )
-            await locked.join(user_id, now)
+            await locked.join(user_id, now, name or None)
             return Tournament.of(await locked.read())
 
     async def leave(self, tournament_id: int, user_id: str) -> Update:
@@ -261,18 +262,16 @@ class TournamentService:
             await locked.set_deadline(None, now)
             return changes.update(Tournament.of(await locked.read()))
 
-    async def keep(self, tournament_id: int, **values: object) -> Tournament:
-        """Keep what the Discord layer needs with the tournament (message and thread ids, by
-        name; None forgets one), beside its settings: a restart or another process finds
-        them there."""
+    async def keep(
+        self, tournament_id: int, change: Callable[[dict[str, Any]], object]
+    ) -> Tournament:
+        """Keep what the Discord layer needs with the tournament (its message and thread
+        ids): ``change`` alters what is kept, read under the tournament's lock, and it is
+        stored beside the settings, where a restart or another process finds it."""
         async with self._locked(tournament_id) as locked:
             record = await locked.read()
             kept = Tournament.of(record).screens
-            for name, value in values.items():
-                if value is None:
-                    kept.pop(name, None)
-                else:
-                    kept[name] = value
+            change(kept)
             settings = {**record.tournament.settings, SCREENS: kept}
             await locked.set_settings(settings, stamp(self.clock()))
             return Tournament.of(await locked.read())

@@ -19,10 +19,11 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Literal
+from functools import partial
+from typing import Any, Literal
 
 import discord
 
@@ -38,7 +39,6 @@ from bot.render.tournaments import (
     round_panel,
     signup_panel,
     standings_panel,
-    thread_key,
     thread_name,
 )
 from bot.tables import Table, TableError, TableService
@@ -54,6 +54,7 @@ from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import only
+from cogs.gin.tournament_ids import TournamentIds
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
 
@@ -62,16 +63,11 @@ log = logging.getLogger(__name__)
 IDLE_WAIT = 3600.0  # seconds the deadline runner sleeps when nothing is due (woken on change)
 # An idle match thread leaves the channel's list of threads after a day.
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
-NAME = "name:"  # a player's name, kept with the tournament when they join
 
 
-def names_of(tournament: Tournament) -> dict[str, str]:
-    """The players' names as they joined (their mention for any not kept)."""
-    kept = tournament.screens
-    return {
-        e.user_id: str(kept.get(f"{NAME}{e.user_id}") or f"<@{e.user_id}>")
-        for e in tournament.entrants
-    }
+def ids_of(tournament: Tournament) -> TournamentIds:
+    """The ids of the tournament's messages and threads, as kept."""
+    return TournamentIds(tournament.screens)
 
 
 class Rounds:
@@ -155,20 +151,25 @@ class Rounds:
         """The first message: its players while sign-up is open (with its buttons), then
         what became of the tournament."""
         tournament = await self.service.get(tournament_id)
-        message = tournament.screens.get("signup")
+        message = ids_of(tournament).signup
         if message is None:
             return
         view = signup_view(tournament.id) if tournament.state == "signup" else None
-        await self._edit(tournament, int(message), signup_panel(tournament), view)
+        await self._edit(tournament, message, signup_panel(tournament), view)
 
     async def refresh_round(self, tournament_id: int, number: int) -> None:
         """A round's pairings and results, posted the first time, then edited in place."""
         tournament = await self.service.get(tournament_id)
         row = tournament.round_row(number)
         deadline = None if row is None or row.deadline is None else _time(row.deadline)
-        threads = {k: int(v) for k, v in tournament.screens.items() if k.startswith("thread:")}
-        panel = round_panel(tournament, number, threads, deadline)
-        await self._keep_shown(tournament, f"round:{number}", panel)
+        ids = ids_of(tournament)
+        panel = round_panel(tournament, number, ids.threads(), deadline)
+        await self._keep_shown(
+            tournament,
+            ids.round(number),
+            panel,
+            lambda kept, sent: TournamentIds(kept).set_round(number, sent),
+        )
 
     async def refresh_standings(self, tournament_id: int) -> None:
         """The one standings message, edited in place after every result."""
@@ -176,12 +177,17 @@ class Rounds:
         if tournament.round == 0:
             return
         standings = await self.service.standings(tournament_id)
-        await self._keep_shown(tournament, "standings", standings_panel(tournament, standings))
+        await self._keep_shown(
+            tournament,
+            ids_of(tournament).standings,
+            standings_panel(tournament, standings),
+            _keep_standings,
+        )
 
     async def announce(self, tournament_id: int, called_off_by: str | None) -> None:
         """The last message of a tournament: its winner, or that it was called off; once."""
         tournament = await self.service.get(tournament_id)
-        if tournament.screens.get("end") is not None:
+        if ids_of(tournament).end is not None:
             return
         if called_off_by is None:
             panel = final_panel(tournament, await self.service.standings(tournament_id))
@@ -189,15 +195,22 @@ class Rounds:
             panel = cancelled_panel(tournament, called_off_by or None)
         sent = await self._post(tournament, panel)
         if sent is not None:
-            await self.service.keep(tournament_id, end=sent)
+            await self.service.keep(tournament_id, partial(_keep_end, sent=sent))
 
-    async def _keep_shown(self, tournament: Tournament, key: str, panel: Panel) -> None:
-        message = tournament.screens.get(key)
-        if message is not None and await self._edit(tournament, int(message), panel, None):
+    async def _keep_shown(
+        self,
+        tournament: Tournament,
+        message: int | None,
+        panel: Panel,
+        keep: Callable[[dict[str, Any], int], None],
+    ) -> None:
+        """Edit the message showing ``panel`` (``message``), or post it when there is none
+        (or it was deleted) and keep its id."""
+        if message is not None and await self._edit(tournament, message, panel, None):
             return
         sent = await self._post(tournament, panel)
         if sent is not None:
-            await self.service.keep(tournament.id, **{key: sent})
+            await self.service.keep(tournament.id, lambda kept: keep(kept, sent))
 
     async def _post(self, tournament: Tournament, panel: Panel) -> int | None:
         channel = self.client.get_partial_messageable(int(tournament.row.channel_id))
@@ -234,8 +247,7 @@ class Rounds:
         pairing = tournament.pairing(match.round, match.board)
         if tournament.state != "running" or pairing is None or pairing.state != "waiting":
             return
-        key = thread_key(match.round, match.board)
-        thread_id = tournament.screens.get(key)
+        thread_id = ids_of(tournament).thread(match.round, match.board)
         table = None if thread_id is None else self.tables.in_channel(str(thread_id))
         if table is None or {p.id for p in table.players} != set(match.players):
             table = None
@@ -243,7 +255,11 @@ class Rounds:
                 thread_id = await self._open_thread(tournament, pairing)
                 if thread_id is None:
                     return
-                await self.service.keep(tournament.id, **{key: thread_id})
+                opened = thread_id
+                await self.service.keep(
+                    tournament.id,
+                    lambda kept: TournamentIds(kept).set_thread(match.round, match.board, opened),
+                )
             table = await self._open_table(tournament, match, int(thread_id))
         if not await self.service.match_started(
             match.tournament_id, match.round, match.board, table.id
@@ -258,7 +274,7 @@ class Rounds:
         """A public thread for the match; None (and a word in the channel) when Discord
         refuses one, most likely for want of a permission: the round's time limit then
         decides the pairing."""
-        name = thread_name(tournament, pairing, names_of(tournament))
+        name = thread_name(tournament, pairing, tournament.names)
         try:
             parent = self.client.get_channel(int(tournament.row.channel_id))
             if parent is None:
@@ -286,7 +302,7 @@ class Rounds:
 
     async def _open_table(self, tournament: Tournament, match: MatchToStart, thread: int) -> Table:
         """The match's table in its thread, started at once, and the thread's first word."""
-        names = names_of(tournament)
+        names = tournament.names
         players = (
             Player(match.players[0], names.get(match.players[0], match.players[0])),
             Player(match.players[1], names.get(match.players[1], match.players[1])),
@@ -443,8 +459,16 @@ class DeadlineRunner:
             await self.rounds.show(update)
 
 
+def _keep_standings(kept: dict[str, Any], sent: int) -> None:
+    TournamentIds(kept).standings = sent
+
+
+def _keep_end(kept: dict[str, Any], sent: int) -> None:
+    TournamentIds(kept).end = sent
+
+
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-__all__ = ["DeadlineRunner", "Rounds", "names_of"]
+__all__ = ["DeadlineRunner", "Rounds", "ids_of"]

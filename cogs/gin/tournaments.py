@@ -30,7 +30,8 @@ from cogs.gin.after import After
 from cogs.gin.challenges import given
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.people import name_of
-from cogs.gin.rounds import NAME, Rounds
+from cogs.gin.rounds import Rounds, ids_of
+from cogs.gin.tournament_ids import TournamentIds
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
 
@@ -164,7 +165,12 @@ class Tournaments:
                 view = signup_view(tournament.id)
             sent = await send(interaction, embeds=[embed(panel)], view=view, ephemeral=False)
             if sent.message_id is not None:
-                await self.service.keep(tournament.id, signup=sent.message_id)
+                message = sent.message_id
+
+                def keep(kept: dict[str, Any]) -> None:
+                    TournamentIds(kept).signup = message
+
+                await self.service.keep(tournament.id, keep)
             self.rounds.deadline_changed.set()  # its sign-up may close by itself
 
     # --- signing up -------------------------------------------------------------------------------
@@ -174,7 +180,6 @@ class Tournaments:
         name = name_of(user)
         async with self.after.activity():
             joined = await self.service.join(tournament.id, str(user.id), name)
-            joined = await self.service.keep(tournament.id, **{f"{NAME}{user.id}": name})
             text = tr(
                 "You're in tournament #{number}: {count} players so far. You'll be pinged in "
                 "your match's thread when it starts.",
@@ -221,7 +226,7 @@ class Tournaments:
         with speaking(await self.rounds.language(tournament.row.guild_id)):
             panel = signup_panel(tournament)
             view = signup_view(tournament.id) if tournament.state == "signup" else None
-        signup = tournament.screens.get("signup")
+        signup = ids_of(tournament).signup
         on_signup = interaction.message is not None and interaction.message.id == signup
         # TRANSLATORS: the title of the answer to joining or leaving a tournament.
         answer = [embed(Panel(tr("Sign-up"), text))]
@@ -305,9 +310,7 @@ class Tournaments:
                 deadline = None
                 if row is not None and row.deadline is not None:
                     deadline = datetime.fromisoformat(row.deadline)
-                threads = {
-                    k: int(v) for k, v in tournament.screens.items() if k.startswith("thread:")
-                }
+                threads = ids_of(tournament).threads()
                 embeds.append(embed(round_panel(tournament, tournament.round, threads, deadline)))
         await send(interaction, embeds=embeds)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -392,15 +393,58 @@ async def test_what_the_discord_layer_keeps_is_kept_with_the_tournament(
 ) -> None:
     service = TournamentService(store, clock)
     tid = await opened(service, ["p1", "p2", "p3"])
-    kept = await service.keep(tid, signup=101, **{"name:p1": "Ann"})
-    assert kept.screens == {"signup": 101, "name:p1": "Ann"}
+
+    def first(kept: dict[str, Any]) -> None:
+        kept["signup"] = 101
+        kept["thread:1:0"] = 303
+
+    kept = await service.keep(tid, first)
+    assert kept.screens == {"signup": 101, "thread:1:0": 303}
     update = await service.start(tid, "org")
-    assert update.tournament.screens == {"signup": 101, "name:p1": "Ann"}  # the start keeps it
+    assert update.tournament.screens == kept.screens  # the start keeps it
     assert update.tournament.rounds_total == 2
-    kept = await service.keep(tid, signup=None, standings=202)
-    assert kept.screens == {"name:p1": "Ann", "standings": 202}
+
+    def second(kept: dict[str, Any]) -> None:
+        del kept["signup"]
+        kept["standings"] = 202
+
+    kept = await service.keep(tid, second)
+    assert kept.screens == {"thread:1:0": 303, "standings": 202}
     again = await TournamentService(store, clock).get(tid)  # another process, a restart
     assert again.screens == kept.screens and again.settings == kept.settings
+
+
+async def test_the_players_names_are_kept_in_their_entrant_rows(
+    store: AnyStore, clock: Clock
+) -> None:
+    service = TournamentService(store, clock)
+    tid = await opened(service, ["p1", "p2"])
+    await service.join(tid, "p3")  # no name given: shown by mention
+    tournament = await service.get(tid)
+    assert [e.name for e in tournament.entrants] == ["P1", "P2", None]
+    assert tournament.names == {"p1": "P1", "p2": "P2", "p3": "<@p3>"}
+    await service.leave(tid, "p2")
+    await service.join(tid, "p2")  # back without a name: the one kept stays
+    assert (await service.get(tid)).names["p2"] == "P2"
+
+
+async def test_names_kept_by_an_older_version_beside_the_ids_are_read(
+    store: AnyStore, clock: Clock
+) -> None:
+    """A tournament stored before the names had their column: its entrants have no name,
+    which it kept as ``name:<user id>`` with the message ids."""
+    service = TournamentService(store, clock)
+    tid = await opened(service, [])
+    for user in ("p1", "p2"):
+        await service.join(tid, user)  # as the older version did: the name kept apart
+
+    def old(kept: dict[str, Any]) -> None:
+        kept.update({"signup": 7, "name:p1": "Ann", "name:p2": "Bob"})
+
+    await service.keep(tid, old)
+    tournament = await TournamentService(store, clock).get(tid)
+    assert tournament.names == {"p1": "Ann", "p2": "Bob"}
+    assert tournament.screens == {"signup": 7, "name:p1": "Ann", "name:p2": "Bob"}
 
 
 async def test_deadlines_are_claimed_only_for_the_servers_a_process_acts_for(
