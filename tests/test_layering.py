@@ -31,6 +31,7 @@ FLOWS = {
         "tournaments",
         "seasons",
         "rounds",
+        "permissions",
     )
 }
 # Inside the screens, each module imports only those below it.
@@ -45,6 +46,7 @@ SCREENS_ORDER = [
     f"{SCREENS}.handoff",
     f"{SCREENS}.state",
     f"{SCREENS}.messages",
+    f"{SCREENS}.refusals",
     f"{SCREENS}.ledger",
 ]
 # What may read and write the store: the table and tournament services, and start-up.

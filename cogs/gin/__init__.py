@@ -11,8 +11,9 @@ bot's turn (``opponent.BotOpponent``). The bot's own moves, timers and moves hea
 other processes take the same ``After`` path. Each module imports only those below it:
 
     cog > options, moves, challenges, lobby, moderation, records, settings, timers > after
-    > opponent > screens (channel > private > replies > handoff > state > messages > ledger)
-    > views > errors > languages, people
+    > opponent > screens (channel > private > replies > handoff > state > messages > refusals,
+    ledger) > views > errors > languages, people. ``permissions`` hears the gateway's channel and
+    role updates, which let a channel that refused a write be asked again.
 
 Tournaments and seasons are a cog of their own (/gin tournament is a group it adds to /gin;
 /gin-season could not fit in /gin and is a command of its own):
@@ -32,6 +33,7 @@ from bot.tournaments import TournamentService
 from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.cog import GinCog
+from cogs.gin.permissions import Permissions
 from cogs.gin.screens import Screens
 from cogs.gin.tournament_cog import TournamentCog
 
@@ -47,6 +49,7 @@ async def setup(bot: commands.Bot) -> None:
     cog.gin.add_command(events.commands)  # /gin tournament
     await bot.add_cog(cog)
     await bot.add_cog(events)
+    await bot.add_cog(Permissions(bot, screens.messenger.refusals))
     hub = service.events
     cog.subscriptions.extend(  # undone when the cog is unloaded
         [

@@ -13,6 +13,7 @@ from bot.gin.match import Player
 from bot.gin.modes import find_mode
 from bot.gin.settings import Variant
 from bot.i18n import speaking, tr, translate
+from bot.pacing import Dropped
 from bot.render.challenges import challenge_panel, variant_text
 from bot.render.common import Panel
 from bot.server_settings import ServerSettings
@@ -23,6 +24,7 @@ from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
+from cogs.gin.screens.messages import message_payload
 from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import challenge_view, embed
 
@@ -351,12 +353,10 @@ class Challenges:
         message_id = ScreenIds(table.screen_ids).challenge
         if message_id is None:
             return
-        channel = self.client.get_partial_messageable(int(table.channel_id))
+        payload = {"content": "", **message_payload([embed(panel)], None)}
         try:
-            await channel.get_partial_message(message_id).edit(
-                content=None, embed=embed(panel), view=None
-            )
-        except discord.HTTPException:
+            await self.screens.messenger.patch(int(table.channel_id), message_id, payload)
+        except (discord.HTTPException, Dropped):
             log.info("could not close the challenge message of table %s", table.id)
 
 

@@ -16,6 +16,7 @@ import discord
 from bot.gin.match import Player
 from bot.gin.modes import find_mode
 from bot.i18n import speaking, tr, translate
+from bot.pacing import Dropped
 from bot.render.common import Panel
 from bot.render.lobby import MODE_LABELS, LobbySeat, lobby_panel
 from bot.render.table import table_panel
@@ -25,6 +26,7 @@ from cogs.gin.after import After
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, player_of
+from cogs.gin.screens.messages import message_payload
 from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import embed, lobby_view
 
@@ -244,10 +246,10 @@ class Lobbies:
             return
         if embeds is None:
             embeds, view = self.payload(table)
-        channel = self.client.get_partial_messageable(int(table.channel_id))
+        payload = message_payload(embeds, view)
         try:
-            await channel.get_partial_message(message_id).edit(embeds=embeds, view=view)
-        except discord.HTTPException:
+            await self.screens.messenger.patch(int(table.channel_id), message_id, payload)
+        except (discord.HTTPException, Dropped):
             log.info("could not update the lobby message of table %s", table.id)
 
     async def show(self, interaction: discord.Interaction[Any], table: Table) -> None:

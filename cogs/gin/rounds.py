@@ -5,8 +5,10 @@ tables the tournament decided ended, and the winner announced.
 The tournament service decides and answers with an ``Update``; ``Rounds.show`` turns it into
 messages, one tournament at a time, in order. Every message and thread id is kept with the
 tournament (``TournamentService.keep``), so a restart edits the same messages and finds the
-same threads. A match is an ordinary table in its thread: moves, DMs, buttons, the public
-table and the turn timers work there as in any channel. When a table closes (here, or heard
+same threads; every post and edit goes through the screens' messenger, so a post a restart
+cut short before its id was kept is found, not made again. A match is an ordinary table in
+its thread: moves, DMs, buttons, the public table and the turn timers work there as in any
+channel. When a table closes (here, or heard
 from another process) the tournament service records its result by itself and tells what that
 decided (``TournamentUpdated``), which is shown in turn (``updated``). With several
 processes, each acts for its own shards' servers.
@@ -16,21 +18,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
-from functools import partial
 from typing import Any, Literal
 
 import discord
 
 from bot.gin.match import Player
 from bot.i18n import language_for, speaking, tr
+from bot.pacing import Dropped
 from bot.render.common import Panel
 from bot.render.tournaments import (
+    DOT,
     cancelled_panel,
     ended_note,
     final_panel,
@@ -54,6 +58,9 @@ from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import only
+from cogs.gin.screens.ledger import Payload
+from cogs.gin.screens.messages import Messenger, message_payload
+from cogs.gin.screens.refusals import Write
 from cogs.gin.tournament_ids import TournamentIds
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
@@ -63,6 +70,31 @@ log = logging.getLogger(__name__)
 IDLE_WAIT = 3600.0  # seconds the deadline runner sleeps when nothing is due (woken on change)
 # An idle match thread leaves the channel's list of threads after a day.
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
+
+
+Same = Callable[[Payload, Payload], bool]
+
+
+def nonce_of(tournament_id: int, what: str) -> str:
+    """The nonce of a tournament's post: the same for a repeat of the same post."""
+    digest = hashlib.sha256(f"{tournament_id}:{what}".encode()).hexdigest()
+    return f"t{digest[:24]}"
+
+
+def same_standings(tournament_id: int) -> Same:
+    """A tournament's standings are recognised by its number and their footer (their title
+    changes with the rounds)."""
+    prefix = f"🏆 #{tournament_id}{DOT}"
+
+    def same(shown: Payload, wanted: Payload) -> bool:
+        footer = (shown.get("footer") or {}).get("text")
+        return bool(
+            str(shown.get("title", "")).startswith(prefix)
+            and footer
+            and footer == (wanted.get("footer") or {}).get("text")
+        )
+
+    return same
 
 
 def ids_of(tournament: Tournament) -> TournamentIds:
@@ -89,6 +121,13 @@ class Rounds:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._resumed = False
+        # Tournaments this process has posted in: its first post in any other looks for one
+        # a restart may have cut short before its id was kept.
+        self._posted: set[int] = set()
+
+    @property
+    def messenger(self) -> Messenger:
+        return self.screens.messenger
 
     # --- whose tournaments, in which language ------------------------------------------------
 
@@ -168,6 +207,7 @@ class Rounds:
             tournament,
             ids.round(number),
             panel,
+            f"r{number}",
             lambda kept, sent: TournamentIds(kept).set_round(number, sent),
         )
 
@@ -181,7 +221,9 @@ class Rounds:
             tournament,
             ids_of(tournament).standings,
             standings_panel(tournament, standings),
+            "s",
             _keep_standings,
+            same_standings(tournament.id),
         )
 
     async def announce(self, tournament_id: int, called_off_by: str | None) -> None:
@@ -193,33 +235,50 @@ class Rounds:
             panel = final_panel(tournament, await self.service.standings(tournament_id))
         else:
             panel = cancelled_panel(tournament, called_off_by or None)
-        sent = await self._post(tournament, panel)
+        sent = await self._post(tournament, panel, "end")
         if sent is not None:
-            await self.service.keep(tournament_id, partial(_keep_end, sent=sent))
+            await self.service.keep(tournament_id, lambda kept: _keep_end(kept, sent))
 
     async def _keep_shown(
         self,
         tournament: Tournament,
         message: int | None,
         panel: Panel,
+        what: str,
         keep: Callable[[dict[str, Any], int], None],
+        same: Same | None = None,
     ) -> None:
         """Edit the message showing ``panel`` (``message``), or post it when there is none
         (or it was deleted) and keep its id."""
         if message is not None and await self._edit(tournament, message, panel, None):
             return
-        sent = await self._post(tournament, panel)
+        sent = await self._post(tournament, panel, f"{what}:{message or 0}", same)
         if sent is not None:
             await self.service.keep(tournament.id, lambda kept: keep(kept, sent))
 
-    async def _post(self, tournament: Tournament, panel: Panel) -> int | None:
-        channel = self.client.get_partial_messageable(int(tournament.row.channel_id))
+    async def _post(
+        self, tournament: Tournament, panel: Panel, what: str, same: Same | None = None
+    ) -> int | None:
+        """Post one of the tournament's messages (``what`` names it: ``standings``, a round,
+        ``end``) once: the first post of a tournament since start-up looks first for one
+        made before a restart cut its id's saving short (``same``: how it is recognised)."""
+        channel_id = int(tournament.row.channel_id)
+        ids = ids_of(tournament)
         try:
-            message = await channel.send(embeds=[embed(panel)])
-        except discord.HTTPException as error:
+            sent = await self.messenger.post_once(
+                channel_id,
+                nonce_of(tournament.id, what),
+                message_payload([embed(panel)], None),
+                recovering=tournament.id not in self._posted,
+                after=max(ids.messages(), default=0),
+                since=_time(tournament.row.created_at),
+                same=same,
+            )
+        except (discord.HTTPException, Dropped) as error:
             log.warning("tournament %s: could not post (%s)", tournament.id, error)
             return None
-        return message.id
+        self._posted.add(tournament.id)
+        return sent
 
     async def _edit(
         self,
@@ -229,12 +288,12 @@ class Rounds:
         view: discord.ui.View | None,
     ) -> bool:
         """Edit a message of the tournament's; False when it is gone (deleted)."""
-        channel = self.client.get_partial_messageable(int(tournament.row.channel_id))
+        payload = message_payload([embed(panel)], view)
         try:
-            await channel.get_partial_message(message_id).edit(embeds=[embed(panel)], view=view)
+            await self.messenger.patch(int(tournament.row.channel_id), message_id, payload)
         except discord.NotFound:
             return False
-        except discord.HTTPException as error:
+        except (discord.HTTPException, Dropped) as error:
             log.warning("tournament %s: could not edit %s (%s)", tournament.id, message_id, error)
         return True
 
@@ -281,12 +340,13 @@ class Rounds:
                 parent = await self.client.fetch_channel(int(tournament.row.channel_id))
             if not isinstance(parent, discord.TextChannel):
                 raise TypeError(f"channel {tournament.row.channel_id} takes no threads")
-            thread = await parent.create_thread(
-                name=name,
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                reason=f"tournament #{tournament.id}",
-            )
+            with self.messenger.refusals.asking(parent.id, Write.THREAD):
+                thread = await parent.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    reason=f"tournament #{tournament.id}",
+                )
         except (discord.HTTPException, TypeError) as error:
             log.warning("tournament %s: no thread for %s (%s)", tournament.id, name, error)
             text = tr(
@@ -329,11 +389,11 @@ class Rounds:
         return table
 
     async def _say(self, channel_id: int, text: str, notify: tuple[str, ...] = ()) -> bool:
-        """A line in a channel or thread; False when Discord refused it."""
-        channel = self.client.get_partial_messageable(channel_id)
+        """A line in a channel or thread; False when Discord refused it (or refused this
+        channel before, for want of a permission)."""
         try:
-            await channel.send(content=text, allowed_mentions=only(*notify))
-        except discord.HTTPException as error:
+            await self.messenger.say(channel_id, text, only(*notify))
+        except (discord.HTTPException, Dropped) as error:
             log.info("could not say in %s (%s)", channel_id, error)
             return False
         return True

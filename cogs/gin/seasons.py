@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.i18n import N_, speaking, tr, translate
+from bot.pacing import Dropped
 from bot.render.common import Panel
 from bot.render.tournaments import (
     movements_text,
@@ -31,6 +33,7 @@ from bot.tournaments import Cadence, DuePost, Season, SeasonSchedule, Tournament
 from bot.tournaments.season_service import SeasonService
 from cogs.gin.errors import send
 from cogs.gin.rounds import IDLE_WAIT, DeadlineRunner, Rounds
+from cogs.gin.screens.ledger import Payload
 from cogs.gin.views import embed
 
 log = logging.getLogger(__name__)
@@ -223,17 +226,26 @@ class Seasons:
                     await self.service.post_made(post, claimant, str(message))
 
     async def _post(self, post: DuePost) -> int | None:
+        """A standings post, once: a claim taken again after its process died looks first
+        for the post it may have made before its id was saved."""
         with speaking(await self.rounds.language(post.guild_id)):
             embeds = await self._post_embeds(post)
-        channel = self.rounds.client.get_partial_messageable(int(post.channel_id))
+        since = post.season.ends if post.kind == "final" else datetime.fromisoformat(post.slot)
+        digest = hashlib.sha256(f"{post.guild_id}:{post.kind}:{post.slot}".encode()).hexdigest()
         try:
-            message = await channel.send(embeds=embeds)
-        except discord.HTTPException as error:
+            return await self.rounds.messenger.post_once(
+                int(post.channel_id),
+                f"p{digest[:24]}",
+                {"embeds": [e.to_dict() for e in embeds]},
+                recovering=True,
+                since=since,
+                same=_same_post,
+            )
+        except (discord.HTTPException, Dropped) as error:
             log.warning(
                 "could not post the %s standings of %s (%s)", post.kind, post.guild_id, error
             )
             return None
-        return message.id
 
     async def _post_embeds(self, post: DuePost) -> list[discord.Embed]:
         season = post.season
@@ -261,6 +273,16 @@ class Seasons:
             lines.append(movements_text(post.movements))
         embeds.insert(0, embed(Panel(f"🏅 {season_title(season)}", "\n".join(lines))))
         return embeds
+
+
+def _same_post(shown: Payload, wanted: Payload) -> bool:
+    """The same standings post: its title and its first line (which post of the season it
+    is: this week's standings, or the final table)."""
+
+    def heading(embed: Payload) -> tuple[object, str]:
+        return embed.get("title"), str(embed.get("description") or "").partition("\n")[0]
+
+    return heading(shown) == heading(wanted)
 
 
 _WEEKDAYS = (

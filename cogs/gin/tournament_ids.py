@@ -73,6 +73,14 @@ class TournamentIds:
     def set_thread(self, round_number: int, board: int, thread: int | None) -> None:
         self._set(f"{THREAD}{round_number}:{board}", thread)
 
+    def messages(self) -> list[int]:
+        """Every message kept (not the threads)."""
+        return [
+            int(value)
+            for key, value in self.data.items()
+            if value is not None and (key in (SIGNUP, STANDINGS, END) or key.startswith(ROUND))
+        ]
+
     def threads(self) -> dict[tuple[int, int], int]:
         """Every match's thread, by (round, board)."""
         found: dict[tuple[int, int], int] = {}

@@ -240,7 +240,11 @@ class FakeDiscord:
         member = guild.members[user.id]
         member.permissions = permissions
         for role_id in member.role_ids:
-            guild.roles[role_id].permissions = permissions
+            role = guild.roles[role_id]
+            role.permissions = permissions
+            self.store.emit(
+                "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, guild.id
+            )
         self.store.notify()
         return member
 

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +24,7 @@ from discord.webhook.async_ import async_context
 
 from bot.pacing import Budget, Dropped, Priority, priority
 from cogs.gin.screens.ledger import Ledger, Payload, Pressed, fingerprint
+from cogs.gin.screens.refusals import Refusals, Write
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,14 @@ class Messenger:
     def __init__(self, client: discord.Client, ledger: Ledger) -> None:
         self.client = client
         self.ledger = ledger
+        # The channels that refused a write for want of a permission: not asked again.
+        self.refusals = Refusals(self._parent_of)
         self._background: set[asyncio.Task[None]] = set()
+
+    def _parent_of(self, channel_id: int) -> int | None:
+        """A thread's channel (None: not a thread, or not known)."""
+        channel = self.client.get_channel(channel_id)
+        return channel.parent_id if isinstance(channel, discord.Thread) else None
 
     # --- plain calls ----------------------------------------------------------------------
 
@@ -77,10 +85,11 @@ class Messenger:
         own ``allowed_mentions`` names who it may notify."""
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
         body = {"allowed_mentions": NO_MENTIONS, **payload}
-        if not files:
-            data = await self.client.http.request(route, json=body)
-        else:
-            data = await self._with_files(route, body, files)
+        with self.refusals.asking(channel_id, Write.FILES if files else Write.POST):
+            if not files:
+                data = await self.client.http.request(route, json=body)
+            else:
+                data = await self._with_files(route, body, files)
         return int(data["id"])
 
     async def patch(
@@ -98,10 +107,11 @@ class Messenger:
             message_id=message_id,
         )
         body = {**payload, "allowed_mentions": NO_MENTIONS}
-        if not files:
-            await self.client.http.request(route, json=body)
-            return
-        await self._with_files(route, body, files)
+        with self.refusals.asking(channel_id, Write.FILES if files else Write.EDIT):
+            if not files:
+                await self.client.http.request(route, json=body)
+                return
+            await self._with_files(route, body, files)
 
     async def _with_files(self, route: Route, body: Payload, files: Sequence[Attachment]) -> Any:
         """A request whose body comes with files, as Discord takes them: multipart, the JSON
@@ -146,10 +156,11 @@ class Messenger:
         notify (the client's default when left out)."""
         kind = discord.ChannelType.private if dm else None
         channel = self.client.get_partial_messageable(channel_id, type=kind)
-        if allowed is None:
-            message = await channel.send(content=text)
-        else:
-            message = await channel.send(content=text, allowed_mentions=allowed)
+        with self.refusals.asking(channel_id, Write.POST):
+            if allowed is None:
+                message = await channel.send(content=text)
+            else:
+                message = await channel.send(content=text, allowed_mentions=allowed)
         return message.id
 
     async def open_dm(self, user_id: str) -> int | None:
@@ -251,18 +262,20 @@ class Messenger:
         after: int = 0,
         since: datetime | None = None,
         files: Sequence[Attachment] = (),
+        same: Callable[[Payload, Payload], bool] | None = None,
     ) -> int:
         """Post a message a table needs once (a showdown, the table of a hand, the result, a
         hand by DM); its id. A table loaded after a restart (``recovering``) first looks for
         it in the channel (after the message id ``after``, and never before the table began,
         ``since``): the bot may have stopped after posting it and before saving its id.
         The nonce makes Discord itself answer a repeat made within minutes with the message
-        it already made."""
+        it already made. ``same``: whether a found message's first embed is the one about to
+        be posted (by default, the same title and footer)."""
         body = {**payload, "nonce": nonce[:25], "enforce_nonce": True}
         if not recovering:
             return await self.send(channel_id, body, files)
         anchor = max(after, snowflake_at(since))
-        found = await self._posted_before(channel_id, anchor, payload)
+        found = await self._posted_before(channel_id, anchor, payload, same or _same_heading)
         if found is None:
             found = await self.send(channel_id, body, files)
         else:
@@ -275,9 +288,15 @@ class Messenger:
         await self.edit(channel_id, found, payload, fingerprint(payload))
         return found
 
-    async def _posted_before(self, channel_id: int, anchor: int, payload: Payload) -> int | None:
-        """A message of the bot's in the channel, after ``anchor``, whose embed has the same
-        title and footer as the one about to be posted."""
+    async def _posted_before(
+        self,
+        channel_id: int,
+        anchor: int,
+        payload: Payload,
+        same: Callable[[Payload, Payload], bool],
+    ) -> int | None:
+        """A message of the bot's in the channel, after ``anchor``, whose embed is ``same``
+        as the one about to be posted."""
         me = self.client.user
         first = (payload.get("embeds") or [{}])[0]
         if me is None or not first.get("title"):
@@ -286,7 +305,7 @@ class Messenger:
             if str(message.get("author", {}).get("id")) != str(me.id):
                 continue
             embeds = message.get("embeds") or [{}]
-            if _same_heading(embeds[0], first):
+            if same(embeds[0], first):
                 return int(message["id"])
         return None
 
