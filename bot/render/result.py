@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.gin.match import EndReason, HandRecord, Match, MatchResult
 from bot.i18n import N_, number, tr, tr_n, translate
 from bot.render.common import Panel, ordinal, team_label
@@ -12,8 +14,15 @@ OVER_FOOTER = N_("Play again any time: /gin challenge, /gin open or /gin practic
 CHALLENGE_AGAIN = N_("Challenge again any time with /gin challenge.")
 
 
-def match_over_panel(match: Match, result: MatchResult) -> Panel:
-    """Every player's place and final score with its breakdown, and the winner."""
+def match_over_panel(match: Match, result: MatchResult, *, friendly: bool = True) -> Panel:
+    """Every player's place and final score with its breakdown, and the winner; a match of
+    a tournament (not ``friendly``) has no word on playing again: what its result means for
+    the tournament follows it."""
+    panel = _match_over(match, result)
+    return panel if friendly else replace(panel, footer="")
+
+
+def _match_over(match: Match, result: MatchResult) -> Panel:
     mode = match.mode
     if mode.two_player_game:
         return _classic_over(match, result)

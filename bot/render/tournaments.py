@@ -1,5 +1,6 @@
-"""What players see of tournaments and seasons: the sign-up, each round's pairings and
-results, the standings, the winner, a player's tournaments, and the season tables.
+"""What players see of tournaments: the sign-up, each round's pairings and results, the
+standings, what a match's result means, the winner, and a player's tournaments (the season
+tables are ``bot.render.seasons``).
 
 People are named by mention (``<@id>``): Discord shows each reader the member's name and an
 embed notifies nobody. A block that could outgrow Discord's embed is cut at ``BODY_LIMIT``
@@ -9,7 +10,6 @@ with a line saying how much is left out.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
 
@@ -17,17 +17,13 @@ from bot.gin.settings import Settings
 from bot.i18n import N_, number, tr, tr_n, translate
 from bot.render.challenges import variant_text
 from bot.render.common import Panel, ordinal
-from bot.render.records import REASONS, leaderboard_panel
-from bot.tables.records import LeaderRow
+from bot.render.records import REASONS
 from bot.tournaments import (
     PairingRow,
-    Season,
     StandingLine,
     Standings,
     Tournament,
-    TournamentEntry,
 )
-from bot.tournaments.divisions import Movement
 from bot.tournaments.settings import MIN_PLAYERS, Format
 
 DOT = " · "
@@ -277,18 +273,9 @@ FIELD_NOTE = N_(
 
 
 def standings_panel(tournament: Tournament, standings: Standings) -> Panel:
-    """The standings, one line a player, best first."""
-    if standings.final:
-        title = tr("Final standings")
-    elif standings.round:
-        title = tr(
-            "Standings after round {number} of {total}",
-            number=standings.round,
-            total=standings.rounds_total,
-        )
-    else:
-        title = tr("Standings")
-    title = f"🏆 #{tournament.id}{DOT}{title}"
+    """The standings, one line a player, best first; titled by the last round completed
+    and the one under way (``after round 1 of 3 · round 2 under way``)."""
+    title = f"🏆 #{tournament.id}{DOT}{standings_title(tournament, standings)}"
     if standings.format is Format.SWISS:
         lines = [_swiss_line(line) for line in standings.lines]
         notes = [translate(SWISS_NOTE)]
@@ -300,6 +287,40 @@ def standings_panel(tournament: Tournament, standings: Standings) -> Panel:
     if not lines:
         lines = [tr("Nobody has played yet.")]
     return Panel(title, fitted(lines), " ".join(notes))
+
+
+def standings_title(tournament: Tournament, standings: Standings) -> str:
+    if standings.final:
+        return tr("Final standings")
+    done = completed(tournament)
+    if done:
+        title = tr(
+            "Standings after round {number} of {total}",
+            number=done,
+            total=standings.rounds_total,
+        )
+    else:
+        title = tr("Standings")
+    playing = tournament.round_row(tournament.round)
+    if tournament.state == "running" and playing is not None and playing.state == "playing":
+        # TRANSLATORS: after the standings' title: "Standings after round 1 of 3 · round 2
+        # under way".
+        title += DOT + tr("round {number} under way", number=playing.number)
+    return title
+
+
+def completed(tournament: Tournament) -> int:
+    """The last round every match of which is decided (0: none yet)."""
+    return max((r.number for r in tournament.rounds if r.state == "finished"), default=0)
+
+
+def standings_moved_panel(tournament: Tournament) -> Panel:
+    """The standings message once the tournament is over: the final table is its last
+    message, below."""
+    title = f"🏆 #{tournament.id}{DOT}{tr('Standings')}"
+    return Panel(
+        title, tr("The tournament is over: its final standings are in its last message, below.")
+    )
 
 
 def _swiss_line(line: StandingLine) -> str:
@@ -370,7 +391,7 @@ def final_panel(tournament: Tournament, standings: Standings) -> Panel:
                 player=mention(line.user_id),
             )
         )
-    lines.append(tr("Thanks for playing. The final standings stay in the message above."))
+    lines.append(tr("Thanks for playing. The final standings follow."))
     return Panel(title, "\n".join(lines))
 
 
@@ -390,6 +411,73 @@ def cancelled_panel(tournament: Tournament, by: str | None) -> Panel:
             organiser=mention(by),
         )
     return Panel(title, body)
+
+
+def result_meaning_panel(
+    tournament: Tournament, pairing: PairingRow, standings: Standings
+) -> Panel | None:
+    """The last word of a match's thread: what its result means for the tournament (who
+    goes through, or each player's place in the standings), and where the tournament goes
+    on. None for a pairing decided with no winner."""
+    winner = pairing.winner_id
+    if winner is None or pairing.player_b is None:
+        return None
+    loser = pairing.player_b if winner == pairing.player_a else pairing.player_a
+    places = {line.user_id: line for line in standings.lines}
+    lines = [
+        tr(
+            "✅ {winner} beat {loser} {scores}.",
+            winner=mention(winner),
+            loser=mention(loser),
+            scores=_scores(pairing, winner),
+        )
+    ]
+    last = pairing.round >= tournament.rounds_total
+    if tournament.format is Format.KNOCKOUT:
+        if last:
+            lines.append(tr("🏆 {winner} wins the tournament!", winner=mention(winner)))
+        else:
+            lines.append(
+                tr(
+                    "{winner} goes through to the next round: {round}.",
+                    winner=mention(winner),
+                    round=round_name(tournament, pairing.round + 1),
+                )
+            )
+        out = places.get(loser)
+        if out is not None:
+            lines.append(
+                tr(
+                    "{loser} is out, in {place} place.",
+                    loser=mention(loser),
+                    place=ordinal(out.place),
+                )
+            )
+    else:
+        for player in (winner, loser):
+            line = places.get(player)
+            if line is None:
+                continue
+            lines.append(
+                tr_n(
+                    "{player}: {place} in the standings, {n} point.",
+                    "{player}: {place} in the standings, {n} points.",
+                    line.points,
+                    player=mention(player),
+                    place=ordinal(line.place),
+                    n=number(line.points),
+                )
+            )
+        if last and standings.final:
+            lines.append(tr("That was the last round."))
+    lines.append(
+        tr(
+            "Every result and the standings: <#{channel}>",
+            channel=tournament.row.channel_id,
+        )
+    )
+    title = f"🏆 #{tournament.id}{DOT}{round_name(tournament, pairing.round)}"
+    return Panel(title, "\n".join(lines))
 
 
 def match_intro(tournament: Tournament, pairing: PairingRow, deadline: datetime) -> str:
@@ -437,151 +525,3 @@ def ended_note(reason: str, winner: str | None, loser: str | None, scores: str) 
             winner=mention(winner or ""),
         )
     return tr("The tournament was called off: this match ends with no result.")
-
-
-# --- a player's tournaments ----------------------------------------------------------------------
-
-
-def entry_line(entry: TournamentEntry) -> str:
-    """One tournament in a player's history."""
-    kind = translate(FORMATS[Format(entry.format)])
-    started = datetime.fromisoformat(entry.created_at)
-    if entry.status == "dropped":
-        how = tr("withdrew")
-    elif entry.status == "left":
-        how = tr("left before the start")
-    elif entry.state == "finished" and entry.place is not None:
-        how = tr("{place} of {players}", place=ordinal(entry.place), players=entry.entrants)
-    elif entry.state == "cancelled":
-        how = tr("called off")
-    elif entry.state == "signup":
-        how = tr("signed up")
-    else:
-        how = tr("playing")
-    return f"**#{entry.tournament_id}** {kind}{DOT}{how}{DOT}<#{entry.channel_id}>{DOT}" + when(
-        started, "d"
-    )
-
-
-def tournaments_panel(who: str, entries: Sequence[TournamentEntry], total: int) -> Panel:
-    """A player's recent tournaments, for /gin history."""
-    title = tr("Tournaments of {who}", who=who)
-    if not entries:
-        return Panel(title, tr("{who} hasn't entered a tournament in this server yet.", who=who))
-    footer = ""
-    if total > len(entries):
-        footer = tr_n("The latest {n} of them.", "The latest {n} of them.", len(entries))
-    return Panel(title, fitted([entry_line(e) for e in entries]), footer)
-
-
-def tournament_record(entries: Sequence[TournamentEntry], total: int) -> str:
-    """A player's tournaments in one line, for /gin stats."""
-    finished = [e for e in entries if e.state == "finished" and e.place is not None]
-    won = sum(1 for e in finished if e.place == 1)
-    best = min((e.place for e in finished if e.place is not None), default=None)
-    text = tr(
-        "**Tournaments:** {entered} entered · {finished} finished · {won} won",
-        entered=total,
-        finished=len(finished),
-        won=won,
-    )
-    if best is not None:
-        text += DOT + tr("best place {place}", place=ordinal(best))
-    return text
-
-
-def server_tournaments_panel(tournaments: Sequence[Tournament], total: int) -> Panel:
-    """The server's tournaments, newest first."""
-    title = tr("This server's tournaments")
-    if not tournaments:
-        return Panel(
-            title, tr("No tournaments yet. An organiser opens one with /gin tournament open.")
-        )
-    lines = []
-    for tournament in tournaments:
-        kind = translate(FORMATS[tournament.format])
-        players = len([e for e in tournament.entrants if e.status != "left"])
-        state = {
-            "signup": tr("signing up"),
-            "running": tr("round {number}", number=tournament.round),
-            "finished": tr("finished"),
-            "cancelled": tr("called off"),
-        }[tournament.state]
-        winner = next((e for e in tournament.entrants if e.place == 1), None)
-        line = tr_n(
-            "**#{id}** {kind} · {n} player · {state} · <#{channel}>",
-            "**#{id}** {kind} · {n} players · {state} · <#{channel}>",
-            players,
-            id=tournament.id,
-            kind=kind,
-            state=state,
-            channel=tournament.row.channel_id,
-        )
-        if winner is not None:
-            line += DOT + "🏆 " + mention(winner.user_id)
-        lines.append(line)
-    footer = tr("/gin tournament standings tournament:<number> shows one of them.")
-    if total > len(tournaments):
-        footer = tr_n("The latest {n}.", "The latest {n}.", len(tournaments)) + " " + footer
-    return Panel(title, fitted(lines), footer)
-
-
-# --- seasons --------------------------------------------------------------------------------------
-
-
-def season_title(season: Season, division: int | None = None) -> str:
-    title = tr("Season {season}", season=season.label)
-    if division is not None:
-        title += DOT + tr("Division {number}", number=division + 1)
-    return title
-
-
-def season_panel(
-    season: Season,
-    rows: Sequence[LeaderRow],
-    page: int,
-    pages: int,
-    sort: str,
-    *,
-    division: int | None = None,
-    current: bool,
-) -> Panel:
-    """A page of a season's table: the leaderboard's lines over the season's matches."""
-    panel = leaderboard_panel(rows, page, pages, sort)
-    dates = tr("{starts} to {ends}", starts=when(season.starts, "D"), ends=when(season.ends, "D"))
-    if current:
-        dates += DOT + tr("ends {when}", when=when(season.ends))
-    body = panel.body
-    if not rows:
-        body = tr("No finished matches in this season yet.")
-    title = f"🏅 {season_title(season, division)}"
-    return replace(panel, title=title, body=f"{dates}\n{body}")
-
-
-def seasons_list(seasons: Sequence[Season]) -> str:
-    return "\n".join(
-        f"**{s.label}**{DOT}{when(s.starts, 'D')} – {when(s.ends, 'D')}" for s in seasons
-    )
-
-
-def movements_text(movements: Sequence[Movement]) -> str:
-    """Who went up and down at a season's end."""
-    up = [m for m in movements if m.promoted]
-    down = [m for m in movements if m.relegated]
-    new = [m for m in movements if m.was is None]
-    lines = []
-    if up:
-        lines.append(tr("⬆️ Promoted: {players}", players=", ".join(_moved(m) for m in up)))
-    if down:
-        lines.append(tr("⬇️ Relegated: {players}", players=", ".join(_moved(m) for m in down)))
-    if new:
-        lines.append(tr("🆕 New: {players}", players=", ".join(_moved(m) for m in new)))
-    return "\n".join(lines)
-
-
-def _moved(movement: Movement) -> str:
-    return tr(
-        "{player} (division {number})",
-        player=mention(movement.user_id),
-        number=movement.now + 1,
-    )

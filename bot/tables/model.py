@@ -81,18 +81,23 @@ class Seat:
 # table shows the coach's hints. Every other key belongs to the screens (the ids of the
 # messages the table shows) and is kept as they left it.
 COACH = "coach"
-SERVICE_KEYS = frozenset({"timers", "timer", "seats", "names", "size", "host", "bot_level", COACH})
+TOURNAMENT = "tournament"
+SERVICE_KEYS = frozenset(
+    {"timers", "timer", "seats", "names", "size", "host", "bot_level", COACH, TOURNAMENT}
+)
 
 
 @dataclass(slots=True)
 class TableMeta:
     """The service's own part of a table's saved JSON beside the seats: the turn clocks, and
     whether the player's hand shows the coach's suggested move (a practice match started
-    with hints on; saved as ``"coach": true``)."""
+    with hints on; saved as ``"coach": true``), and the tournament whose match it plays
+    (its number; None: a friendly)."""
 
     timers: dict[str, dict[str, Any]] | None = None  # None: no clock saved yet
     timer: dict[str, Any] | None = None  # a single clock saved by an older version
     coach: bool = False
+    tournament: int | None = None
 
     def set_timers(self, timers: dict[str, dict[str, Any]]) -> None:
         self.timers = dict(timers)
@@ -106,13 +111,19 @@ class TableMeta:
             data["timer"] = self.timer
         if self.coach:
             data[COACH] = True
+        if self.tournament is not None:
+            data[TOURNAMENT] = self.tournament
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableMeta:
         timers = data.get("timers")
+        tournament = data.get(TOURNAMENT)
         return cls(
-            None if timers is None else dict(timers), data.get("timer"), bool(data.get(COACH))
+            None if timers is None else dict(timers),
+            data.get("timer"),
+            bool(data.get(COACH)),
+            None if tournament is None else int(tournament),
         )
 
 

@@ -23,7 +23,7 @@ from bot.tables import lobby
 from bot.tables.core import Core
 from bot.tables.deadlines import Deadlines
 from bot.tables.events import MatchStarted, SeatsChanged, TableOpened
-from bot.tables.model import Seat, Status, Table, TableError
+from bot.tables.model import Seat, Status, Table, TableError, TableMeta
 
 CHALLENGE_GONE = N_("That challenge is no longer open. Start a new one with `/gin challenge`.")
 
@@ -73,12 +73,13 @@ class Opening:
         server: ServerSettings,
         *,
         seed: str | None = None,
+        tournament: int | None = None,
         origin: str = "",
     ) -> Table:
         """Open a two-player table whose match starts at once, nobody to accept it, the
         seats in the order given (a tournament's pairing, seat 0 first), dealt from ``seed``
         when one is given (a duplicate round: every table of the round cuts the same cards
-        and shuffles each hand the same)."""
+        and shuffles each hand the same); ``tournament``: whose match it is."""
         seats = [Seat(players[0]), Seat(players[1])]
         table = await self._open(
             guild_id,
@@ -89,6 +90,7 @@ class Opening:
             2,
             players[1].id,
             expires=False,
+            meta=TableMeta(tournament=tournament),
             origin=origin,
         )
         async with table.lock:
@@ -147,6 +149,7 @@ class Opening:
         opponent_id: str,
         *,
         expires: bool = True,
+        meta: TableMeta | None = None,
         origin: str = "",
     ) -> Table:
         # The two-player game is recorded on the challenge itself (the bot as a player, its
@@ -188,6 +191,7 @@ class Opening:
                 host=host.id,
                 vs_bot=vs_bot,
                 created_at=created,
+                meta=meta or TableMeta(),
             )
             await self.core.save_display(table)
             self.core.registry.register(table)

@@ -28,7 +28,7 @@ from typing import Any, cast
 from discord.ext import commands
 
 from bot.tables import TableService
-from bot.tables.events import ChangedElsewhere, DeadlineMoved, TableEvent
+from bot.tables.events import ChangedElsewhere, DeadlineMoved, TableClosed, TableEvent
 from bot.tournaments import TournamentService
 from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
@@ -56,6 +56,7 @@ async def setup(bot: commands.Bot) -> None:
             hub.subscribe(ChangedElsewhere, after.heard),  # other processes' changes
             hub.subscribe(TableEvent, after.news),  # other front ends' changes
             hub.subscribe(DeadlineMoved, cog.timers.woken),
+            hub.subscribe(TableClosed, events.rounds.closed),  # for its thread's last word
             tournaments.events.subscribe(TournamentUpdated, events.rounds.updated),
         ]
     )

@@ -19,7 +19,7 @@ from bot.gin.match import HandRecord
 from bot.render.common import Panel
 from bot.render.hand import DESCRIPTION_LIMIT
 from bot.render.records import history_panel, leaderboard_panel, replay_panel, stats_panel
-from bot.render.tournaments import tournament_record, tournaments_panel
+from bot.render.tournament_records import tournament_record, tournaments_panel
 from bot.tables import TableError, TableService
 from bot.tables.records import Records, TableRow
 from bot.tournaments import TournamentService

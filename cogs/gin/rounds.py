@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import os
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal
@@ -34,18 +33,20 @@ from bot.i18n import language_for, speaking, tr
 from bot.pacing import Dropped
 from bot.render.common import Panel
 from bot.render.tournaments import (
-    DOT,
     cancelled_panel,
     ended_note,
     final_panel,
     match_intro,
     mention,
+    result_meaning_panel,
     round_panel,
     signup_panel,
+    standings_moved_panel,
     standings_panel,
     thread_name,
 )
 from bot.tables import Table, TableError, TableService
+from bot.tables.events import TableClosed
 from bot.tournaments import (
     MatchToStart,
     PairingRow,
@@ -58,10 +59,18 @@ from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import only
-from cogs.gin.screens.ledger import Payload
 from cogs.gin.screens.messages import Messenger, message_payload
 from cogs.gin.screens.refusals import Write
-from cogs.gin.tournament_ids import TournamentIds
+from cogs.gin.screens.state import ScreenIds
+from cogs.gin.tournament_ids import (
+    Same,
+    TournamentIds,
+    ids_of,
+    keep_end,
+    keep_standings,
+    nonce_of,
+    same_standings,
+)
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
 
@@ -70,36 +79,9 @@ log = logging.getLogger(__name__)
 IDLE_WAIT = 3600.0  # seconds the deadline runner sleeps when nothing is due (woken on change)
 # An idle match thread leaves the channel's list of threads after a day.
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
-
-
-Same = Callable[[Payload, Payload], bool]
-
-
-def nonce_of(tournament_id: int, what: str) -> str:
-    """The nonce of a tournament's post: the same for a repeat of the same post."""
-    digest = hashlib.sha256(f"{tournament_id}:{what}".encode()).hexdigest()
-    return f"t{digest[:24]}"
-
-
-def same_standings(tournament_id: int) -> Same:
-    """A tournament's standings are recognised by its number and their footer (their title
-    changes with the rounds)."""
-    prefix = f"🏆 #{tournament_id}{DOT}"
-
-    def same(shown: Payload, wanted: Payload) -> bool:
-        footer = (shown.get("footer") or {}).get("text")
-        return bool(
-            str(shown.get("title", "")).startswith(prefix)
-            and footer
-            and footer == (wanted.get("footer") or {}).get("text")
-        )
-
-    return same
-
-
-def ids_of(tournament: Tournament) -> TournamentIds:
-    """The ids of the tournament's messages and threads, as kept."""
-    return TournamentIds(tournament.screens)
+RESULT_WAIT = 15.0  # seconds a thread's last word waits for the match's result to be posted
+RESULT_POLL = 0.2
+CLOSED_KEPT = 256  # closed tables kept for their thread's last word, at most
 
 
 class Rounds:
@@ -124,6 +106,8 @@ class Rounds:
         # Tournaments this process has posted in: its first post in any other looks for one
         # a restart may have cut short before its id was kept.
         self._posted: set[int] = set()
+        # Tournaments' tables just closed, by id (see ``closed``).
+        self._closed: dict[int, Table] = {}
 
     @property
     def messenger(self) -> Messenger:
@@ -177,10 +161,14 @@ class Rounds:
             await self.start_match(match)
         if update.matches_to_start:
             await self.refresh_round(tournament_id, update.matches_to_start[0].round)
-        if update.started or update.decided or update.round_finished or update.finished:
-            await self.refresh_standings(tournament_id)
         if update.finished:
+            await self.retire_standings(tournament_id)
             await self.announce(tournament_id, None)
+        elif update.started or update.decided or update.round_finished:
+            await self.refresh_standings(tournament_id)
+        for pairing in update.decided:
+            if pairing.table_id is not None and pairing.winner_id is not None:
+                self.spawn(self.tell_thread(tournament_id, pairing))
         if update.cancelled:
             await self.announce(tournament_id, called_off_by or "")
 
@@ -216,28 +204,41 @@ class Rounds:
         tournament = await self.service.get(tournament_id)
         if tournament.round == 0:
             return
+        if tournament.state == "finished":  # the final table is the last post, below
+            await self.retire_standings(tournament_id)
+            return
         standings = await self.service.standings(tournament_id)
         await self._keep_shown(
             tournament,
             ids_of(tournament).standings,
             standings_panel(tournament, standings),
             "s",
-            _keep_standings,
+            keep_standings,
             same_standings(tournament.id),
         )
 
     async def announce(self, tournament_id: int, called_off_by: str | None) -> None:
-        """The last message of a tournament: its winner, or that it was called off; once."""
+        """The last message of a tournament, once: its winner with the final standings, or
+        that it was called off."""
         tournament = await self.service.get(tournament_id)
         if ids_of(tournament).end is not None:
             return
         if called_off_by is None:
-            panel = final_panel(tournament, await self.service.standings(tournament_id))
+            standings = await self.service.standings(tournament_id)
+            panels = [final_panel(tournament, standings), standings_panel(tournament, standings)]
         else:
-            panel = cancelled_panel(tournament, called_off_by or None)
-        sent = await self._post(tournament, panel, "end")
+            panels = [cancelled_panel(tournament, called_off_by or None)]
+        sent = await self._post(tournament, panels, "end")
         if sent is not None:
-            await self.service.keep(tournament_id, lambda kept: _keep_end(kept, sent))
+            await self.service.keep(tournament_id, lambda kept: keep_end(kept, sent))
+
+    async def retire_standings(self, tournament_id: int) -> None:
+        """At the end, the standings message points to the final table, the last message
+        (it would read as the final table above the last round's results)."""
+        tournament = await self.service.get(tournament_id)
+        message = ids_of(tournament).standings
+        if message is not None:
+            await self._edit(tournament, message, standings_moved_panel(tournament), None)
 
     async def _keep_shown(
         self,
@@ -252,12 +253,16 @@ class Rounds:
         (or it was deleted) and keep its id."""
         if message is not None and await self._edit(tournament, message, panel, None):
             return
-        sent = await self._post(tournament, panel, f"{what}:{message or 0}", same)
+        sent = await self._post(tournament, [panel], f"{what}:{message or 0}", same)
         if sent is not None:
             await self.service.keep(tournament.id, lambda kept: keep(kept, sent))
 
     async def _post(
-        self, tournament: Tournament, panel: Panel, what: str, same: Same | None = None
+        self,
+        tournament: Tournament,
+        panels: Sequence[Panel],
+        what: str,
+        same: Same | None = None,
     ) -> int | None:
         """Post one of the tournament's messages (``what`` names it: ``standings``, a round,
         ``end``) once: the first post of a tournament since start-up looks first for one
@@ -268,7 +273,7 @@ class Rounds:
             sent = await self.messenger.post_once(
                 channel_id,
                 nonce_of(tournament.id, what),
-                message_payload([embed(panel)], None),
+                message_payload([embed(panel) for panel in panels], None),
                 recovering=tournament.id not in self._posted,
                 after=max(ids.messages(), default=0),
                 since=_time(tournament.row.created_at),
@@ -370,7 +375,13 @@ class Rounds:
         server = await self.tables.server_settings(tournament.row.guild_id)
         server = replace(server, rules=match.rules)
         table = await self.tables.opening.open_match(
-            tournament.row.guild_id, str(thread), players, server, seed=match.seed, origin=DISCORD
+            tournament.row.guild_id,
+            str(thread),
+            players,
+            server,
+            seed=match.seed,
+            tournament=tournament.id,
+            origin=DISCORD,
         )
         pairing = tournament.pairing(match.round, match.board)
         assert pairing is not None
@@ -425,7 +436,51 @@ class Rounds:
             return
         await self.after.changed(table)
 
+    async def tell_thread(self, tournament_id: int, pairing: PairingRow) -> None:
+        """A match's thread ends saying what its result means for the tournament, after the
+        result itself (posted by the table's screens)."""
+        assert pairing.table_id is not None
+        table = self._closed.pop(pairing.table_id, None)
+        if table is not None and self.tables.shows(table):
+            await self._result_shown(table)
+        try:
+            tournament = await self.service.get(tournament_id)
+            thread = ids_of(tournament).thread(pairing.round, pairing.board)
+            if thread is None:
+                return
+            with speaking(await self.language(tournament.row.guild_id)):
+                panel = result_meaning_panel(
+                    tournament, pairing, await self.service.standings(tournament_id)
+                )
+            if panel is None:
+                return
+            await self.messenger.post_once(
+                thread,
+                nonce_of(tournament_id, f"meaning:{pairing.round}:{pairing.board}"),
+                message_payload([embed(panel)], None),
+                recovering=False,
+            )
+        except (discord.HTTPException, Dropped) as error:
+            log.info("tournament %s: the end of a thread not said (%s)", tournament_id, error)
+
+    async def _result_shown(self, table: Table) -> None:
+        """Until the table's screens have posted its result (``RESULT_WAIT`` at most: a
+        Discord that fails does not hold the tournament's word back for long)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + RESULT_WAIT
+        while not ScreenIds(table.screen_ids).final_posted and loop.time() < until:
+            await asyncio.sleep(RESULT_POLL)
+
     # --- what the tables tell the tournament ----------------------------------------------------
+
+    def closed(self, event: TableClosed) -> None:
+        """A tournament's table closed: kept until its thread has been told what its result
+        means (its screens say when its result is shown)."""
+        if event.table.meta.tournament is None:
+            return
+        self._closed[event.table.id] = event.table
+        while len(self._closed) > CLOSED_KEPT:
+            self._closed.pop(next(iter(self._closed)))
 
     async def updated(self, event: TournamentUpdated) -> None:
         """The tournament service recorded a match's result by itself (it heard the table
@@ -519,16 +574,8 @@ class DeadlineRunner:
             await self.rounds.show(update)
 
 
-def _keep_standings(kept: dict[str, Any], sent: int) -> None:
-    TournamentIds(kept).standings = sent
-
-
-def _keep_end(kept: dict[str, Any], sent: int) -> None:
-    TournamentIds(kept).end = sent
-
-
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-__all__ = ["DeadlineRunner", "Rounds", "ids_of"]
+__all__ = ["DeadlineRunner", "Rounds"]

@@ -21,13 +21,8 @@ from discord import app_commands
 from bot.i18n import N_, speaking, tr, translate
 from bot.pacing import Dropped
 from bot.render.common import Panel
-from bot.render.tournaments import (
-    movements_text,
-    season_panel,
-    season_title,
-    seasons_list,
-    when,
-)
+from bot.render.seasons import movements_text, season_panel, season_title, seasons_list
+from bot.render.tournaments import when
 from bot.tables import TableService
 from bot.tournaments import Cadence, DuePost, Season, SeasonSchedule, TournamentError
 from bot.tournaments.season_service import SeasonService

@@ -2,11 +2,18 @@
 messages it posted and of the threads its matches are played in, read and written by name, so
 a restart (or another process) edits the same messages and finds the same threads. The keys
 stay what stored tournaments carry: ``signup``, ``standings``, ``end``, ``round:N``,
-``thread:R:B``."""
+``thread:R:B``. Also how a tournament's post is made once: its nonce, and how a post made
+before a restart is recognised in the channel."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from typing import Any
+
+from bot.render.tournaments import DOT
+from bot.tournaments import Tournament
+from cogs.gin.screens.ledger import Payload
 
 SIGNUP = "signup"
 STANDINGS = "standings"
@@ -91,3 +98,41 @@ class TournamentIds:
             if round_number.isdigit() and board.isdigit():
                 found[int(round_number), int(board)] = int(value)
         return found
+
+
+Same = Callable[[Payload, Payload], bool]
+
+
+def nonce_of(tournament_id: int, what: str) -> str:
+    """The nonce of a tournament's post: the same for a repeat of the same post."""
+    digest = hashlib.sha256(f"{tournament_id}:{what}".encode()).hexdigest()
+    return f"t{digest[:24]}"
+
+
+def same_standings(tournament_id: int) -> Same:
+    """A tournament's standings are recognised by its number and their footer (their title
+    changes with the rounds)."""
+    prefix = f"🏆 #{tournament_id}{DOT}"
+
+    def same(shown: Payload, wanted: Payload) -> bool:
+        footer = (shown.get("footer") or {}).get("text")
+        return bool(
+            str(shown.get("title", "")).startswith(prefix)
+            and footer
+            and footer == (wanted.get("footer") or {}).get("text")
+        )
+
+    return same
+
+
+def ids_of(tournament: Tournament) -> TournamentIds:
+    """The ids of the tournament's messages and threads, as kept."""
+    return TournamentIds(tournament.screens)
+
+
+def keep_standings(kept: dict[str, Any], sent: int) -> None:
+    TournamentIds(kept).standings = sent
+
+
+def keep_end(kept: dict[str, Any], sent: int) -> None:
+    TournamentIds(kept).end = sent

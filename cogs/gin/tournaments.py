@@ -17,9 +17,9 @@ import discord
 
 from bot.i18n import speaking, tr
 from bot.render.common import Panel
+from bot.render.tournament_records import server_tournaments_panel
 from bot.render.tournaments import (
     round_panel,
-    server_tournaments_panel,
     signup_panel,
     standings_panel,
 )
@@ -30,8 +30,8 @@ from cogs.gin.after import After
 from cogs.gin.challenges import given
 from cogs.gin.errors import COMMITTED, funnel, send, update
 from cogs.gin.people import name_of
-from cogs.gin.rounds import Rounds, ids_of
-from cogs.gin.tournament_ids import TournamentIds
+from cogs.gin.rounds import Rounds
+from cogs.gin.tournament_ids import TournamentIds, ids_of
 from cogs.gin.views import embed
 from cogs.gin.views.tournament import signup_view
 

@@ -77,7 +77,7 @@ async def test_bad_tournament_requests_are_refused_privately(world: World, bot: 
     inside = await fake.slash(alice, thread, "gin tournament open", format="swiss")
     assert inside.ephemeral and "not in a thread" in inside.text
     standing = await fake.slash(bob, thread, "gin tournament standings")
-    assert standing.ephemeral and "Standings after round" in standing.text  # the parent's
+    assert standing.ephemeral and "Standings · round 1 under way" in standing.text  # the parent's
     assert len((await tourney.tournament()).joined) == 3
 
 

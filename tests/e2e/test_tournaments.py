@@ -14,6 +14,7 @@ from bot.client import GinBot
 from tests.e2e.conftest import World
 from tests.e2e.helpers_inputs import INVITE_BITS, INVITE_PERMISSIONS
 from tests.e2e.tournament_driver import Tourney, cog_of
+from tests.fakediscord import Channel
 
 BOLD_RANK = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)> — (.*)")
 
@@ -66,7 +67,23 @@ async def test_a_swiss_of_eight_played_to_the_end(world: World, bot: GinBot) -> 
         assert message.text.count("beat") == 4, message.text
     standings = [m for m in posts if "standings" in (m.embeds[0].get("title") or "").lower()]
     assert len(standings) == 1 and standings[0].edited
-    final = standings[0]
+    # Titled by the last round completed, never a round ahead; at the end it points below.
+    titles: list[str] = []
+    for version in standings[0].history:
+        title = str((version.get("embeds") or [{}])[0].get("title"))
+        if not titles or titles[-1] != title:
+            titles.append(title)
+    heading = f"🏆 #{tourney.id} · Standings"
+    assert titles == [
+        f"{heading} · round 1 under way",
+        f"{heading} after round 1 of 3 · round 2 under way",
+        f"{heading} after round 2 of 3 · round 3 under way",
+        heading,
+    ], titles
+    assert "its final standings are in its last message, below" in standings[0].text
+    # The final table is the tournament's last post, after round 3's results.
+    final = posts[-1]
+    assert posts.index(rounds[-1]) < posts.index(final)
     assert "Final standings" in final.text
     expected = _expected_standings(results)
     shown = standings_of(final.text)
@@ -144,6 +161,7 @@ async def test_a_knockout_of_six_gives_the_top_seeds_byes(world: World, bot: Gin
         what="the byes posted",
     )
     out: dict[str, int] = {}
+    ended: dict[int, tuple[Channel, str, str]] = {}  # round: a thread, its winner and loser
     for number in (1, 2, 3):  # quarter-finals, semi-finals, final
         tables = await tourney.round_tables(number)
         for thread, table in tables.values():
@@ -152,6 +170,7 @@ async def test_a_knockout_of_six_gives_the_top_seeds_byes(world: World, bot: Gin
             loser = a if seeds[a] > seeds[b] else b
             await tourney.resign(table, loser, thread)
             out[loser] = number
+            ended[number] = (thread, a if loser == b else b, loser)
     await fake.wait_for(tourney.finished, timeout=15, what="the tournament to finish")
     tournament = await tourney.tournament()
     await tourney.announced()
@@ -159,9 +178,37 @@ async def test_a_knockout_of_six_gives_the_top_seeds_byes(world: World, bot: Gin
     assert places[by_seed[1]] == 1 and places[by_seed[2]] == 2
     assert {places[by_seed[3]], places[by_seed[4]]} == {3}
     assert {places[by_seed[5]], places[by_seed[6]]} == {5}
-    final = next(m for m in tourney.channel_posts() if "Final standings" in m.text)
+    final = tourney.channel_posts()[-1]  # the last post: the winner and the final table
+    assert "Final standings" in final.text and "wins tournament" in final.text
     assert "champion" in final.text and "finalist" in final.text
     assert [r for r in tourney.channel_posts() if "Final" in (r.embeds[0].get("title") or "")]
+    # Each match's thread ends saying what its result means, after the result itself; no
+    # word of challenging again, no Rematch button (in the final's thread, as anywhere).
+    for number, (thread, winner, loser) in ended.items():
+        last = await fake.wait_for(
+            lambda th=thread: next(
+                (
+                    m
+                    for m in reversed(fake.channel_messages(th))
+                    if m.author.id == fake.bot.id and "Every result and the standings" in m.text
+                ),
+                None,
+            ),
+            what=f"round {number}'s thread told what its result means",
+        )
+        said = [m for m in fake.channel_messages(thread) if m.author.id == fake.bot.id]
+        assert said[-1] is last, [m.text[:60] for m in said]
+        assert any("Match over" in m.text for m in said[:-1])
+        assert f"<#{world.channel.id}>" in last.text
+        assert f"<@{winner}> beat <@{loser}>" in last.text
+        if number == 3:
+            assert f"<@{winner}> wins the tournament!" in last.text
+            assert f"<@{loser}> is out, in 2nd place." in last.text
+        else:
+            assert f"<@{winner}> goes through to the next round: " in last.text
+        for message in said:
+            assert "Challenge again" not in message.text, message.text
+            assert not [c for c in message.custom_ids() if c.startswith("gin:rm:")]
 
 
 async def test_a_duplicate_round_deals_every_thread_the_same_cards(

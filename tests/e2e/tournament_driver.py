@@ -24,6 +24,11 @@ def cog_of(bot: GinBot) -> TournamentCog:
     return cast(TournamentCog, found)
 
 
+def title_of(message: Message) -> str:
+    """The title of a message's first embed."""
+    return str((message.embeds or [{}])[0].get("title") or "")
+
+
 class Tourney:
     """One tournament in the world's channel, seen from the test."""
 
@@ -139,7 +144,8 @@ class Tourney:
         """The tournament's last message: its winner (or that it was called off)."""
         return await self.fake.wait_for(
             lambda: next(
-                (m for m in self.channel_posts() if "The tournament is over" in m.text), None
+                (m for m in self.channel_posts() if "The tournament is over" in title_of(m)),
+                None,
             ),
             what="the winner announced",
         )

@@ -4,8 +4,9 @@
 Eight people play a Swiss tournament of three rounds through the fake Discord against the
 real bot, every match played out in its thread. The channel's messages (their real payloads)
 are drawn as a page in Discord's dark theme (``tests.e2e.screens``) and photographed with
-headless Chromium, as ``tests.e2e.screenshots`` does for the other screens: the final
-standings, and the last round's results with the winner's announcement.
+headless Chromium, as ``tests.e2e.screenshots`` does for the other screens: the standings
+while round 2 is played, the last round's results with the winner and the final table, and
+how a match's thread ends.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bot.client import GinBot
 from tests.e2e.conftest import World, card_room, start_bot
 from tests.e2e.screens import Page, Screen
 from tests.e2e.screenshots import ROOT, TOKEN, WIDTH, frozen, photograph
-from tests.e2e.tournament_driver import Tourney
+from tests.e2e.tournament_driver import Tourney, title_of
 from tests.fakediscord import FakeDiscord, Message, patch_discord
 
 NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eli", "Fran", "Gus", "Hana")
@@ -54,24 +55,51 @@ async def play(world: World, bot: GinBot, target: int) -> dict[str, list[Message
     await tourney.open(people[0], format="swiss", target=target, round_minutes=60)
     await tourney.join(people)
     await tourney.start(people[0])
+    fake = world.fake
+    standings: list[Message] = []
+    threads = []
     for number in (1, 2, 3):
         tables = await tourney.round_tables(number, timeout=60)
         for board, (thread, table) in sorted(tables.items()):
             await tourney.play(thread, table, seed=number * 10 + board)
+            threads.append(thread)
+        if number == 1:  # the standings as round 2 is played
+            message = await fake.wait_for(
+                lambda: next(
+                    (m for m in tourney.channel_posts() if "after round 1" in title_of(m)), None
+                ),
+                timeout=30,
+                what="the standings after round 1",
+            )
+            standings = [frozen(message)]
     await tourney.announced()
+    final_thread = threads[-1]
+    ending = await fake.wait_for(
+        lambda: (
+            [
+                m
+                for m in fake.channel_messages(final_thread)
+                if m.author.id == fake.bot.id and m.embeds
+            ][-2:]
+            if any("Every result" in m.text for m in fake.channel_messages(final_thread))
+            else None
+        ),
+        timeout=30,
+        what="the last thread's end",
+    )
     posts = tourney.channel_posts()
-    standings = [m for m in posts if "Final standings" in m.text]
     last_round = [m for m in posts if "Round 3 of 3" in m.text]
-    over = [m for m in posts if "The tournament is over" in m.text]
     return {
-        "standings": [frozen(m) for m in standings],
-        "round": [frozen(m) for m in last_round + over],
+        "standings": standings,
+        "round": [frozen(m) for m in last_round + posts[-1:]],
+        "thread": [frozen(m) for m in ending],
     }
 
 
 TITLES = {
-    "standings": "A Swiss tournament's standings, edited in place after every result",
-    "round": "The last round's results, and the winner",
+    "standings": "A Swiss tournament's standings while round 2 is played",
+    "round": "The last round's results, then the winner with the final table (the last post)",
+    "thread": "A match thread's end: the result, then what it means for the tournament",
 }
 
 

@@ -197,7 +197,8 @@ class ChannelScreens:
         ids = ScreenIds(table.screen_ids)
         if not ids.final_posted:
             await self.private.notices.clear_channel_pings(table)
-            panel = match_over_panel(match, match.result)
+            friendly = table.meta.tournament is None
+            panel = match_over_panel(match, match.result, friendly=friendly)
             payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], rematch_view(table))
             human = [table.players[seat].id for seat in table.human_seats]
             payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)

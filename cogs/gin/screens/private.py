@@ -504,7 +504,8 @@ class PrivateScreens:
         match = table.match
         assert match is not None and match.result is not None
         ids = ScreenIds(table.screen_ids)
-        result = embed(match_over_panel(match, match.result), SHOWDOWN_COLOUR)
+        friendly = table.meta.tournament is None
+        result = embed(match_over_panel(match, match.result, friendly=friendly), SHOWDOWN_COLOUR)
         payload = message_payload([result], None)
         channel_id = int(entry["channel"]) if entry else await self.notices.dm_channel(table, seat)
         if channel_id is None:

@@ -89,8 +89,9 @@ class RematchButton(
 
 
 def rematch_view(table: Table) -> discord.ui.View | None:
-    """A Rematch button under the result of a two-player match between people."""
-    if not table.mode.rematch_allowed or table.bot_seats:
+    """A Rematch button under the result of a two-player match between people (not of a
+    tournament's match: the tournament says what comes next)."""
+    if not table.mode.rematch_allowed or table.bot_seats or table.meta.tournament is not None:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table.id))
