@@ -114,10 +114,11 @@ def _hand_title(match: Match, seat: int, hand: Hand) -> str:
     return tr("Your hand · vs {opponent} · hand {number}", opponent=other, number=match.hand_number)
 
 
-def elsewhere_panel(match: Match, seat: int, *, where: str) -> Panel:
+def elsewhere_panel(match: Match, seat: int, *, where: str, where_text: str = "") -> Panel:
     """A DM hand while its player plays from the channel: where their hand is now (their
     latest private reply there), and how to play here again. No cards, no turn: the reply
-    is the one live hand."""
+    is the one live hand. ``where`` for the footer (as written), ``where_text`` for the
+    text (markdown; ``where`` when not given)."""
     hand = match.board_of(seat)
     footer = scores_line(match) + (f" · {where}" if where else "")
     title = (
@@ -128,7 +129,7 @@ def elsewhere_panel(match: Match, seat: int, *, where: str) -> Panel:
     body = tr(
         "You're playing this hand in {where}: your cards and your turn are on your latest "
         "private reply there. Press **Play here** to play it in this DM instead.",
-        where=where,
+        where=where_text or where,
     )
     return Panel(title, body, footer)
 

@@ -90,7 +90,8 @@ class Screens:
         return self.private.hands.faces
 
     def where(self, table: Table) -> str:
-        return self.private.hands.where(table)
+        """Where the table is played, for a message's text (markdown escaped)."""
+        return self.private.hands.where_text(table)
 
     def hand_of(self, table: Table, seat: int, note: str | None = None) -> PrivateHand:
         """The player's private hand as it is now (``note``: a note of its own)."""

@@ -52,12 +52,15 @@ def is_elsewhere(key: Key | None) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _where(channel: str, server: str, lang: str) -> str:
+def _where(channel: str, server: str, lang: str, markdown: bool) -> str:
     """A channel of a server, as a private hand names it (worked out once: every hand's key
-    and rendering asks)."""
+    and rendering asks): as it is for a footer, where Discord shows text as it is, escaped
+    (``markdown``) for a message's text, where it reads markdown and mentions."""
+    if markdown:
+        channel, server = safe(channel), safe(server)
     with speaking(lang):
         # TRANSLATORS: where a table is played: a channel of a Discord server.
-        return tr("#{channel} in {server}", channel=safe(channel), server=safe(server))
+        return tr("#{channel} in {server}", channel=channel, server=server)
 
 
 def to_act(table: Table, seat: int) -> bool:
@@ -95,13 +98,21 @@ class Hands:
         return faces_of(self.client)
 
     def where(self, table: Table) -> str:
-        """Where the table is played, for a private hand (in the language in force)."""
+        """Where the table is played, for a private hand's footer (in the language in
+        force): as written, since a footer shows no markdown (nothing when not known)."""
+        return self._where(table, markdown=False)
+
+    def where_text(self, table: Table) -> str:
+        """Where the table is played, for a message's text: markdown escaped."""
+        return self._where(table, markdown=True)
+
+    def _where(self, table: Table, *, markdown: bool) -> str:
         channel = self.client.get_channel(int(table.channel_id))
         name = getattr(channel, "name", None)
         guild = getattr(getattr(channel, "guild", None), "name", None)
         if name and guild:
-            return _where(name, guild, language())
-        return f"<#{table.channel_id}>"
+            return _where(name, guild, language(), markdown)
+        return f"<#{table.channel_id}>" if markdown else ""
 
     def note(self, table: Table, seat: int) -> str:
         """The last thing that happened, for the player's hand, in the language in force
@@ -193,7 +204,14 @@ class Hands:
         match = table.match
         assert match is not None
         where = self.where(table)
-        return (ELSEWHERE, match.hand_number, match.is_over, where, language())
+        return (
+            ELSEWHERE,
+            match.hand_number,
+            match.is_over,
+            where,
+            language(),
+            self.where_text(table),
+        )
 
     def render_elsewhere(self, table: Table, seat: int) -> PrivateHand:
         """The DM hand while a private reply in the channel carries it: where it is, and a
@@ -201,7 +219,7 @@ class Hands:
         match = table.match
         assert match is not None
         key = self.elsewhere_key(table, seat)
-        panel = elsewhere_panel(match, seat, where=key[3])
+        panel = elsewhere_panel(match, seat, where=key[3], where_text=key[5])
         embeds = [embed(panel)]
         view = elsewhere_view(table)
         payload = {"content": "", **message_payload(embeds, view)}

@@ -390,7 +390,7 @@ class PrivateScreens:
         if turn is None:
             return
         note = self.hands.note(table, seat)
-        opponent, where = opponent_name(table, seat), self.hands.where(table)
+        opponent, where = opponent_name(table, seat), self.hands.where_text(table)
         if opponent is None:
             text = tr("🃏 Your turn ({where}).", where=where)
         else:
