@@ -34,6 +34,7 @@ DIVISIONS = (0, 10)
 MOVING = (0, 25)
 # How long a process that claimed a post has to make it before another may.
 POST_HOLD = timedelta(minutes=5)
+SEASONS_BY_NAME = 1000  # seasons back a season's name is looked for
 # Rows read for a whole season or division table.
 WHOLE_TABLE = 10_000
 # Far enough ahead to mean "until now and later" in a time range.
@@ -205,13 +206,23 @@ class SeasonService:
         return found or [config.calendar.season_of(self.clock())]
 
     async def find(self, guild_id: str, key: str) -> Season | None:
-        """A season by its key (as ``Season.key`` gives it); None for no such season."""
+        """A season by its key (as ``Season.key`` gives it, the autocomplete's value) or by
+        its name as shown (``2026-12``, ``2026-W10``: a person types what they read); None
+        for no such season."""
+        key = key.strip()
         try:
             moment = datetime.fromisoformat(key)
         except ValueError:
-            return None
-        season = (await self.config(guild_id)).calendar.season_of(moment)
-        return season if season.key == key else None
+            moment = None
+        if moment is not None:
+            season = (await self.config(guild_id)).calendar.season_of(moment)
+            if season.key == key:
+                return season
+        named = key.upper()
+        return next(
+            (s for s in await self.seasons(guild_id, SEASONS_BY_NAME) if s.label.upper() == named),
+            None,
+        )
 
     async def leaderboard(
         self,

@@ -78,6 +78,13 @@ async def test_seasons_roll_over_with_posts_and_divisions(world: World, bot: Gin
     assert [c["name"] for c in offered] == ["2025-04", "2025-03"]
     march = await fake.slash(alice, world.channel, "gin-season show", season=offered[1]["value"])
     assert "Season 2025-03" in march.text and march.text.count("won of") == 4
+    # Typed by hand as `/gin-season list` shows it, not picked from the list: the same.
+    typed = await fake.slash(alice, world.channel, "gin-season show", season="2025-03")
+    assert not typed.ephemeral and typed.text == march.text
+    listed = await fake.slash(alice, world.channel, "gin-season list")
+    assert "**2025-03**" in listed.text
+    wrong = await fake.slash(alice, world.channel, "gin-season show", season="2025-13")
+    assert wrong.ephemeral and "There is no such season" in wrong.text
     # The divisions of April are what the final table said.
     top = await fake.slash(alice, world.channel, "gin-season show", division=1)
     assert f"<@{bob.id}>" in top.text or "Bob" in top.text

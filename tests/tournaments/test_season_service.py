@@ -39,6 +39,30 @@ async def test_matches_across_a_season_boundary_land_in_the_right_season(
     assert await seasons.find("g1", february.key) == february
     assert await seasons.find("g1", "2025-02-02T00:00:00+00:00") is None
     assert await seasons.find("g1", "not a time") is None
+    # By its name as shown, typed by hand.
+    assert await seasons.find("g1", "2025-02") == february
+    assert await seasons.find("g1", " 2025-03 ") == march
+    assert await seasons.find("g1", "2025-04") is None  # not begun
+    assert await seasons.find("g1", "2024-12") is None  # before the first match
+
+
+async def test_a_season_is_found_by_the_name_its_schedule_gives_it(
+    store: AnyStore, clock: Clock
+) -> None:
+    seasons = SeasonService(store, clock)  # the clock: 10 March 2025, 12:00 UTC
+    await play(store, "ann", "ben", "ann", finished_at="2025-03-01T00:00:00+00:00")
+    week = await seasons.set_schedule("g1", SeasonSchedule(Cadence.WEEKLY))
+    clock.advance(days=7)
+    assert await seasons.find("g1", "2025-W11") == week  # cut short at the change
+    assert await seasons.find("g1", "2025-w12") == await seasons.current("g1")
+    assert (await seasons.find("g1", "2025-03")) == (await seasons.config("g1")).calendar.previous(
+        week
+    )
+    clock.advance(days=30)
+    fortnight = await seasons.set_schedule(
+        "g1", SeasonSchedule(Cadence.DAYS, 14, t("2025-01-06").date())
+    )
+    assert await seasons.find("g1", fortnight.label) == fortnight
 
 
 async def test_a_new_schedule_starts_now(store: AnyStore, clock: Clock) -> None:
