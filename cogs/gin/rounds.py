@@ -512,11 +512,21 @@ class Rounds:
                 log.exception("could not resume tournament %s", tournament.id)
                 continue
             await self.show(update)
+            await self._mark_tables(update.tournament if update else tournament)
             with speaking(await self.language(tournament.row.guild_id)):
                 await self.refresh_signup(tournament.id)
                 if tournament.round:
                     await self.refresh_round(tournament.id, tournament.round)
                     await self.refresh_standings(tournament.id)
+
+    async def _mark_tables(self, tournament: Tournament) -> None:
+        """The tables playing the tournament's matches say whose they are (a table opened
+        by an older version did not), so each ends as a tournament's match."""
+        for pairing in tournament.pairings:
+            table = None if pairing.table_id is None else self.tables.by_id(pairing.table_id)
+            if table is not None and table.is_open and table.meta.tournament is None:
+                table.meta.tournament = tournament.id
+                await self.tables.save_display(table)
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Let the results being recorded finish (at shutdown)."""

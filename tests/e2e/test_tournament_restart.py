@@ -34,6 +34,12 @@ def kept(world: World) -> dict[str, Any]:
         return dict(json.loads(settings).get("screens", {}))
 
 
+def display_of(world: World, table_id: int) -> dict[str, Any]:
+    with sqlite3.connect(world.db_path) as db:
+        (display,) = db.execute("SELECT display FROM matches WHERE id = ?", (table_id,)).fetchone()
+        return dict(json.loads(display))
+
+
 def match_of(world: World, table_id: int) -> Match:
     with sqlite3.connect(world.db_path) as db:
         (state,) = db.execute("SELECT state FROM matches WHERE id = ?", (table_id,)).fetchone()
@@ -103,8 +109,20 @@ async def test_a_restart_in_the_middle_of_a_round(world: World) -> None:
         await fake.wait_for(
             lambda: fake.gateway.session_for(None) is None, timeout=10, what="the session to drop"
         )
+    # As an older version kept it: the table did not say whose match it plays.
+    display = display_of(world, going["table_id"])
+    assert display.pop("tournament") == 1
+    with sqlite3.connect(world.db_path) as db:
+        db.execute(
+            "UPDATE matches SET display = ? WHERE id = ?", (json.dumps(display), going["table_id"])
+        )
     with bot_process(world):
         await fake.wait_until_connected(timeout=30)
+        await fake.wait_for(
+            lambda: display_of(world, going["table_id"]).get("tournament") == 1,
+            timeout=20,
+            what="the table told whose match it plays",
+        )
         # The match still being played goes on where it was, in its thread.
         match = match_of(world, going["table_id"])
         await move(world, users, going_thread, match)
