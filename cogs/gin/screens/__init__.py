@@ -44,6 +44,7 @@ from cogs.gin.screens.hands import to_act
 from cogs.gin.screens.ledger import Ledger, Ref, fingerprint, reply_ref
 from cogs.gin.screens.messages import Messenger, message_payload, transient
 from cogs.gin.screens.private import PrivateScreens, showdown_view
+from cogs.gin.screens.refusals import refused
 from cogs.gin.screens.state import PrivateHand, PrivateReply, Registry, Retry, ScreenIds
 from cogs.gin.views import embed
 
@@ -441,6 +442,9 @@ class Screens:
             if transient(error):
                 log.warning("%s of table %s failed (%r); trying again soon", what, table.id, error)
                 return False
+            if refused(error):  # said once, when the channel refused (screens.refusals)
+                log.debug("%s of table %s: the channel refuses it", what, table.id)
+                return True
             log.exception("could not update %s of table %s", what, table.id)
         return True
 

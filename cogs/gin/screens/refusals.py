@@ -59,6 +59,12 @@ def missing_permission(error: BaseException) -> bool:
     )
 
 
+def refused(error: BaseException) -> bool:
+    """Whether a write failed for want of a permission, now or before (nothing to retry:
+    it is logged once, when first refused)."""
+    return isinstance(error, StillRefused) or missing_permission(error)
+
+
 class Refusals:
     """Which channel refused which kind of write, and since when."""
 
