@@ -27,6 +27,8 @@ def setup_logging(config: Config) -> None:
         logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S")
     )
     handler.addFilter(RedactToken(config.token))
+    if config.web is not None:  # the Activity's client secret, likewise
+        handler.addFilter(RedactToken(config.web.client_secret))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level)

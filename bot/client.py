@@ -111,6 +111,7 @@ class GinBot(commands.Bot):
         if self.service.fleet is None and isinstance(self.store, PostgresStore):
             self.store.announce = False  # alone on its database: no other process listens
         self.closing = asyncio.Event()
+        self.web: Any = None  # the Activity's web server (bot.web), when GIN_WEB_PORT is set
         self._shutdown_task: asyncio.Task[None] | None = None
         self.card_emojis = CardEmojis()
         # The showdown pictures' worker and the coach (who thinks in the expert's workers),
@@ -134,6 +135,11 @@ class GinBot(commands.Bot):
         await self.sync_commands()
         if self.config.card_emojis:  # in the background: play never waits for emojis
             self.card_emojis.start_sync(self, CardImages())
+        if self.config.web is not None:  # imported only when the Activity is configured
+            from bot.web import web_server
+
+            self.web = web_server(self)
+            await self.web.start()
         self.artist.start()  # the showdown pictures' worker, warming up in the background
         THINKER.start()  # the expert opponent's workers, likewise
         settle_garbage_collector()
@@ -190,6 +196,8 @@ class GinBot(commands.Bot):
             drain = getattr(cog, "drain", None)
             if drain is not None:
                 await drain()
+        if self.web is not None:  # no new move from the Activity; its sockets close
+            await self.web.stop()
         for table in self.service.tables():
             async with table.lock:
                 pass  # a held lock means a move is being committed; wait for it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -84,6 +84,35 @@ def parse_shards(count_text: str, ids_text: str) -> Shards | None:
 
 
 @dataclass(frozen=True, slots=True)
+class WebSettings:
+    """The Activity's web server (GIN_WEB_PORT, GIN_WEB_HOST, GIN_CLIENT_SECRET)."""
+
+    port: int
+    host: str
+    client_secret: str = field(repr=False)
+
+
+def parse_web(port_text: str, host_text: str, secret: str) -> WebSettings | None:
+    """The web side's settings; None (no web server) when GIN_WEB_PORT is unset."""
+    port_text, host_text, secret = port_text.strip(), host_text.strip(), secret.strip()
+    if not port_text:
+        return None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"GIN_WEB_PORT must be the port of the Activity's web server (1 to 65535), not "
+            f"{port_text!r}; leave it unset to run without the Activity."
+        )
+    if not secret:
+        raise ConfigError(
+            "GIN_WEB_PORT is set, so GIN_CLIENT_SECRET must be too: copy the client secret "
+            "from the Developer Portal's OAuth2 page (the Activity signs players in with it)."
+        )
+    if any(ch.isspace() for ch in host_text):
+        raise ConfigError(f"GIN_WEB_HOST must be an address to listen on, not {host_text!r}.")
+    return WebSettings(int(port_text), host_text or "127.0.0.1", secret)
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     token: str
     db_path: Path
@@ -99,6 +128,8 @@ class Config:
     rest_per_second: float = 45.0
     # GIN_EXPERT_WORKERS: processes that think out the expert opponent's moves, off the loop.
     expert_workers: int = 1
+    # GIN_WEB_PORT / GIN_WEB_HOST / GIN_CLIENT_SECRET: the Activity's web server (None: off).
+    web: WebSettings | None = None
 
     @property
     def rest_share(self) -> float:
@@ -128,14 +159,15 @@ class Config:
             f"dev_guild={self.dev_guild!r}, log_level={self.log_level!r}, "
             f"bot_delay={self.bot_delay!r}, card_emojis={self.card_emojis!r}, "
             f"shards={self.shards!r}, rest_per_second={self.rest_per_second!r}, "
-            f"expert_workers={self.expert_workers!r})"
+            f"expert_workers={self.expert_workers!r}, "
+            f"web={'off' if self.web is None else f'{self.web.host}:{self.web.port}'})"
         )
 
 
 def load_config(env_file: str | None = ".env") -> Config:
     """Read DISCORD_TOKEN, GIN_DB, GIN_DEV_GUILD, LOG_LEVEL, GIN_BOT_DELAY,
-    GIN_CARD_EMOJIS, GIN_SHARD_COUNT, GIN_SHARD_IDS, GIN_REST_PER_SECOND and
-    GIN_EXPERT_WORKERS (the real
+    GIN_CARD_EMOJIS, GIN_SHARD_COUNT, GIN_SHARD_IDS, GIN_REST_PER_SECOND,
+    GIN_EXPERT_WORKERS and GIN_WEB_PORT, GIN_WEB_HOST, GIN_CLIENT_SECRET (the real
     environment wins over .env)."""
     if env_file:
         load_dotenv(env_file, override=False)
@@ -209,6 +241,11 @@ def load_config(env_file: str | None = ".env") -> Config:
         shards=shards,
         rest_per_second=rest_per_second,
         expert_workers=int(workers_text),
+        web=parse_web(
+            os.environ.get("GIN_WEB_PORT", ""),
+            os.environ.get("GIN_WEB_HOST", ""),
+            os.environ.get("GIN_CLIENT_SECRET", ""),
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from .commandlimits import command_problems
 from .errors import INVALID_FORM_BODY, ApiError, unknown
 from .limits import Limiter, Verdict
 from .models import Channel, Payload
+from .oauth import TOKEN_ROUTE
 from .openapi import DiscordSpec, Violation
 from .snowflake import iso_now
 from .store import UploadedFile
@@ -145,6 +146,11 @@ class Rest:
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
             ("GET", "/applications/{app_id}/emojis", self.list_emojis),
+            (
+                "GET",
+                "/applications/{app_id}/activity-instances/{instance_id}",
+                self.activity_instance,
+            ),
             ("POST", "/applications/{app_id}/emojis", self.create_emoji),
             ("GET", "/applications/{app_id}/emojis/{emoji_id}", self.get_emoji),
             ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self.edit_emoji),
@@ -172,6 +178,7 @@ class Rest:
         ]
         for method, path, handler in routes:
             app.router.add_route(method, API + path, handler)
+        app.router.add_post(API + TOKEN_ROUTE, self.fake.oauth.token)
         app.router.add_get("/gateway", self.fake.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
         app.router.add_get("/cdn/emojis/{emoji_file}", self.emoji_image)
@@ -187,7 +194,9 @@ class Rest:
         self.requests[route] += 1
         self.requests_by_place[f"{route}{self._place(path)}"] += 1
         try:
-            if path.startswith(API):
+            # OAuth2's token route is not in Discord's OpenAPI description: it is checked by
+            # its own documented rules (``oauth``).
+            if path.startswith(API) and path != API + TOKEN_ROUTE:
                 await self._check_spec(request)
             for rule in self.rate_limits:
                 if rule.matches(request):
@@ -197,7 +206,7 @@ class Rest:
                     message = _FAULT_MESSAGES.get(rule.status, "Error")
                     raise ApiError(rule.status, rule.code, message, reported=True)
             needs_auth = path.startswith(API) and not path.startswith(
-                (f"{API}/interactions/", f"{API}/webhooks/")
+                (f"{API}/interactions/", f"{API}/webhooks/", API + TOKEN_ROUTE)
             )
             if needs_auth and not self._authorized(request):
                 raise ApiError(401, 0, "401: Unauthorized")
@@ -271,6 +280,10 @@ class Rest:
         return " dm" if channel.is_dm else " channel"
 
     def _authorized(self, request: web.Request) -> bool:
+        # The identify scope's one route: a user's own access token works here too.
+        me = request.method == "GET" and request.path == f"{API}/users/@me"
+        if me and self.fake.oauth.bearer_user(request.headers.get("Authorization")) is not None:
+            return True
         token = self.fake.token
         return token is None or request.headers.get("Authorization") == f"Bot {token}"
 
@@ -320,6 +333,9 @@ class Rest:
     # -- users, application, gateway -----------------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
+        user = self.fake.oauth.bearer_user(request.headers.get("Authorization"))
+        if user is not None:  # a user's access token (identify): that user
+            return json_response(user.payload() | {"locale": user.locale, "mfa_enabled": False})
         me = self.fake.bot.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}
         return json_response(me)
 
@@ -378,6 +394,10 @@ class Rest:
 
     async def get_commands(self, request: web.Request) -> web.Response:
         return json_response(self.fake.commands.list(self._scope(request)))
+
+    async def activity_instance(self, request: web.Request) -> web.Response:
+        found = self.fake.oauth.instance(_int(request, "app_id"), request.match_info["instance_id"])
+        return json_response(found)
 
     # -- application emojis --------------------------------------------------------------------
 

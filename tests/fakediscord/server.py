@@ -43,6 +43,7 @@ from .models import (
     member_joined_at,
     png_bytes,
 )
+from .oauth import ActivityInstance, OAuth
 from .openapi import Violation
 from .rest import FOREVER, FaultRule, Rest
 from .store import Store
@@ -74,6 +75,8 @@ class FakeDiscord:
         rate_limits: RateLimits | None = None,
         interaction_token_seconds: float = 15 * 60,
         validate_requests: bool = True,
+        client_secret: str = "fake-client-secret",
+        mock_codes: bool = False,
     ) -> None:
         self.store = Store()
         # Every request is checked against Discord's published spec and documented limits;
@@ -111,6 +114,8 @@ class FakeDiscord:
         )
         self.store.sinks.append(self.gateway.broadcast)
         self.responder = Responder(self)
+        # OAuth2 and Activity instances, for an Activity's server (``oauth``).
+        self.oauth = OAuth(self, client_secret=client_secret, mock_codes=mock_codes)
         self.rest = Rest(self)
         self._runner: web.AppRunner | None = None
 
@@ -356,6 +361,16 @@ class FakeDiscord:
 
     def application_emoji(self, name: str) -> ApplicationEmoji | None:
         return next((e for e in self.store.application_emojis.values() if e.name == name), None)
+
+    def oauth_code(self, user: User) -> str:
+        """The code the Embedded App SDK's ``authorize()`` gives ``user`` (good once)."""
+        return self.oauth.code_for(user)
+
+    def add_activity_instance(
+        self, channel: Channel, users: list[User], instance_id: str | None = None
+    ) -> ActivityInstance:
+        """An Activity launched in ``channel`` with ``users`` in it (``users`` may grow)."""
+        return self.oauth.add_instance(channel, users, instance_id)
 
     def send_raw_frame(self, text: str) -> int:
         """Sends `text` as one gateway frame to every live session, as it is (a malformed

@@ -1,0 +1,43 @@
+"""Who has a table open in the Activity right now: the web side tells, the Discord side asks.
+
+A player looking at their table in the Activity needs no DM push for their turn, and a
+process with a table open in someone's Activity keeps following that table even when another
+process shows its messages. Counted per socket: a player with the Activity open on a phone
+and a desktop is at the table until both close.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+class Presence:
+    """Open Activity sockets, by table and user."""
+
+    def __init__(self) -> None:
+        self._open: dict[int, Counter[str]] = {}
+
+    def arrive(self, table_id: int, user_id: str) -> None:
+        self._open.setdefault(table_id, Counter())[user_id] += 1
+
+    def leave(self, table_id: int, user_id: str) -> None:
+        users = self._open.get(table_id)
+        if users is None or users[user_id] <= 0:
+            return
+        users[user_id] -= 1
+        if users[user_id] <= 0:
+            del users[user_id]
+        if not users:
+            del self._open[table_id]
+
+    def at_table(self, table_id: int, user_id: str) -> bool:
+        """Whether this user has the table open in the Activity."""
+        users = self._open.get(table_id)
+        return users is not None and users[user_id] > 0
+
+    def followed(self, table_id: int) -> bool:
+        """Whether anyone has the table open in the Activity here."""
+        return table_id in self._open
+
+    def users(self, table_id: int) -> set[str]:
+        return set(self._open.get(table_id, ()))
