@@ -1,0 +1,264 @@
+"""The real page in headless Chromium, on the SDK's mock, against the bot and the fake Discord:
+whole matches played by taps, drags and keys, a spectator who never sees a hidden card, every
+mode, a table shared with DM buttons and slash commands, and a page framed only by Discord.
+
+One browser for the module; each person a context of their own. The bot's seats fill the
+others where a test is about the page rather than the people, so the matches stay short."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from bot.gin import Card
+from bot.gin.cards import RANKS, SUITS
+from bot.gin.match import Match
+from bot.tables import Table
+from bot.web.view import code
+from tests.e2e.conftest import add_card_emojis, card_room
+from tests.e2e.modes_driver import Seats, people
+from tests.fakediscord import FakeDiscord, patch_discord
+from tests.gin.players import choose
+from tests.web.browser import PHONE, Person, chromium, need_chromium, open_person, page_url
+from tests.web.conftest import SECRET, TOKEN, Site, start_web_bot, web_config
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Any]:
+    need_chromium()
+    async with chromium() as found:
+        yield found
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def site(tmp_path: Any) -> AsyncIterator[Site]:
+    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, mock_codes=True)
+    await fake.start()
+    world = card_room(fake, tmp_path / "gin.sqlite3")
+    add_card_emojis(fake)
+    try:
+        with patch_discord(fake.http_base, fake.gateway_url):
+            bot, task = await start_web_bot(world, web_config(world.db_path))
+            assert bot.web is not None
+            bot.web.hub.rate = 1000.0  # the tests' people play far faster than people
+            instance = fake.add_activity_instance(world.channel, people(world, 6))
+            try:
+                async with aiohttp.ClientSession() as http:
+                    yield Site(bot, world, http, instance)
+            finally:
+                await bot.close()
+                await task
+    finally:
+        await fake.stop()
+
+
+async def person(browser: Any, site: Site, user: Any, **options: Any) -> Person:
+    url = page_url(site.base, user, site.world.channel, site.instance.instance_id)
+    return await open_person(browser, url, user.username, **options)
+
+
+def named(card: Card) -> str:
+    return RANKS[card.rank] + SUITS[card.suit]
+
+
+def hidden_now(match: Match) -> set[Card]:
+    """Cards held in this deal that no one has seen face up."""
+    seen: set[Card] = set()
+    held: set[Card] = set()
+    for board in match.boards:
+        seen.update(board.discard_pile)
+        seen.update(a.card for a in board.public_actions() if a.card is not None)
+        if not board.is_over:
+            for cards in board.hands.values():
+                held.update(cards)
+    return held - seen
+
+
+async def check_spectator(watcher: Person, table: Table) -> int:
+    """Nothing hidden in the spectator's page or in any frame it received of this deal."""
+    match = table.match
+    if match is None:
+        return 0
+    hidden = hidden_now(match)
+    number = match.hand_number
+    # An open showdown shows the deal before this one (checked apart, in its frames).
+    shown = set(await watcher.shown_cards(table_only=True))
+    text = await watcher.text(table_only=True)
+    for card in hidden:
+        assert code(card) not in shown, (code(card), "in the spectator's page")
+        assert named(card) not in text, (named(card), "in the spectator's page")
+    checked = 0
+    for frame in watcher.tables():
+        assert frame["mine"] is None and frame["you"] is None
+        if frame["hand"] != number:
+            continue
+        frame = {
+            k: v for k, v in frame.items() if k != "showdown" or v is None or v["hand"] == number
+        }
+        for card in hidden:
+            assert f'"{code(card)}"' not in str(frame).replace("'", '"')
+            assert named(card) not in str(frame)
+        checked += 1
+    return checked
+
+
+async def test_two_people_play_a_whole_match_while_a_third_watches(
+    browser: Any, site: Site
+) -> None:
+    world, fake, bot = site.world, site.world.fake, site.bot
+    result = await fake.slash(
+        world.alice, world.channel, "gin challenge", opponent=world.bob, target=50
+    )
+    table = bot.service.in_channel(site.channel)
+    assert table is not None and result.message is not None
+    alice = await person(browser, site, world.alice, viewport=PHONE)
+    bob = await person(browser, site, world.bob)
+    carol = await person(browser, site, world.carol)
+    # Bob accepts in the Activity.
+    await bob.page.locator(".overlay .accept").click()
+    await fake.wait_for(lambda: table.match is not None, what="the match to start")
+    players = {str(world.alice.id): alice, str(world.bob.id): bob}
+    rng = random.Random(5)
+    moves = checks = 0
+    while table.is_open:
+        match = table.match
+        assert match is not None
+        await fake.wait_for(
+            lambda: not table.is_open or (not table.lock.locked() and table.match.to_act()),
+            what="someone's turn",
+        )
+        if not table.is_open:
+            break
+        seat = table.match.to_act()[0]
+        who = players[table.players[seat].id]
+        if not await who.my_turn():
+            break
+        await who.play_one(rng)
+        await who.settled()
+        moves += 1
+        if moves % 5 == 0:
+            checks += await check_spectator(carol, table)
+        assert moves < 800
+    for page in (alice, bob, carol):
+        await page.page.wait_for_selector(".screen.status-finished")
+    assert "Rematch" in await alice.text() and "Rematch" not in await carol.text()
+    assert checks > 0 and not [
+        c for p in (alice, bob, carol) for c in p.console if "Content Security" in c
+    ]
+    # The result reached Discord's channel as for any match.
+    await fake.wait_for(
+        lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
+        what="the result in the channel",
+    )
+    for page in (alice, bob, carol):
+        await page.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"variant": "oklahoma"},
+        {"variant": "hollywood"},
+        {"mode": "three"},
+        {"mode": "teams"},
+        {"mode": "elimination", "players": 4},
+    ],
+    ids=["oklahoma", "hollywood", "three", "teams", "elimination"],
+)
+async def test_every_mode_plays_a_whole_match_in_the_activity(
+    browser: Any, site: Site, options: dict[str, Any]
+) -> None:
+    world, fake, bot = site.world, site.world.fake, site.bot
+    await fake.slash(world.alice, world.channel, "gin settings set", target=50, team_target=50)
+    result = await fake.slash(world.alice, world.channel, "gin practice", level="easy", **options)
+    assert not result.ephemeral, result.text
+    table = bot.service.in_channel(site.channel)
+    assert table is not None
+    alice = await person(browser, site, world.alice)
+    rng = random.Random(9)
+    moves = 0
+    while await alice.my_turn(timeout=30):
+        await alice.play_one(rng)
+        await alice.settled()
+        moves += 1
+        assert moves < 1500
+    await alice.page.wait_for_selector(".screen.status-finished")
+    assert table.match is not None and table.match.is_over and moves > 0
+    await alice.close()
+
+
+async def test_a_table_shared_by_the_activity_dm_buttons_and_slash_commands(
+    browser: Any, site: Site
+) -> None:
+    world, fake, bot = site.world, site.world.fake, site.bot
+    seats = Seats(world, bot, [world.alice, world.bob, world.carol])
+    await seats.open(world.alice, "three", target=50)
+    await seats.join_by_button(world.bob)
+    await seats.join_by_command(world.carol)
+    await seats.dealt()
+    table = seats.table
+    assert table is not None
+    alice = await person(browser, site, world.alice)
+    rng = random.Random(11)
+    ways = {"activity": 0, "button": 0, "command": 0}
+    while table.is_open:
+        await fake.wait_for(
+            lambda: not table.is_open or (not table.lock.locked() and table.match.to_act()),
+            timeout=20,
+            what="someone's turn",
+        )
+        if not table.is_open:
+            break
+        seat = table.match.to_act()[0]
+        user = seats.user(seat)
+        if user.id == world.alice.id:
+            if not await alice.my_turn():
+                break
+            await alice.play_one(rng)
+            await alice.settled()
+            ways["activity"] += 1
+            continue
+        board = table.match.board_of(seat)
+        assert board is not None
+        action = choose(board, "knocker", rng)
+        way = "button" if user.id == world.bob.id else "command"
+        answer = await (seats.button(action) if way == "button" else seats.command(action))
+        assert "⚠️" not in answer.text, answer.text
+        ways[way] += 1
+        assert sum(ways.values()) < 2000
+    assert all(ways.values()), ways
+    await alice.page.wait_for_selector(".screen.status-finished")
+    await fake.wait_for(
+        lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
+        what="the result in the channel",
+    )
+    await alice.close()
+
+
+async def test_only_discord_may_frame_the_page(browser: Any, site: Site) -> None:
+    context = await browser.new_context()
+    page = await context.new_page()
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text))
+    async with site.http.get(f"{site.base}/") as response:
+        assert "frame-ancestors https://discord.com" in response.headers["Content-Security-Policy"]
+    # A page of another origin (here: about:blank's) that frames the Activity is refused.
+    await page.set_content(f'<iframe id="f" src="{site.base}/?user_id=1"></iframe>')
+    await asyncio.sleep(0)
+    await page.wait_for_function("() => document.getElementById('f') !== null", timeout=5_000)
+    framed = page.frames[1] if len(page.frames) > 1 else None
+    deadline = asyncio.get_running_loop().time() + 5
+    while not any("frame-ancestors" in text for text in refused):
+        assert asyncio.get_running_loop().time() < deadline, refused
+        await asyncio.sleep(0.05)
+    if framed is not None:
+        assert "Gin" not in await framed.content()
+    await context.close()
