@@ -309,9 +309,9 @@ class WebServer:
                 "That challenge is no longer open. Start a new one with `/gin challenge`."
             )
         if frame.data["accept"]:
-            await self.service.accept(table, viewer.who.user_id, origin=WEB)
+            await self.service.opening.accept(table, viewer.who.user_id, origin=WEB)
         else:
-            await self.service.decline(table, viewer.who.user_id, origin=WEB)
+            await self.service.opening.decline(table, viewer.who.user_id, origin=WEB)
 
     async def _rematch(self, viewer: Viewer, frame: Frame) -> None:
         channel = viewer.who.channel_id
@@ -328,7 +328,7 @@ class WebServer:
                 "with `/gin challenge`."
             )
         players = last.players
-        await self.service.challenge(
+        await self.service.opening.challenge(
             last.guild_id,
             channel,
             players[seat],

@@ -136,11 +136,25 @@ class Person:
             await close.first.click()
 
     async def play_one(self, rng: random.Random) -> str:
-        """One move as a person makes it: knock when the page offers it, else pass on the
-        upcard, draw (a tap, or a drag into the hand), or discard the costliest loose card
-        (two taps, a drag onto the pile, or the keyboard). Returns what it did."""
+        """One move as a person makes it (a showdown that opens meanwhile is read and
+        closed first, as a person would)."""
+        from playwright.async_api import Error
+
+        for _ in range(5):
+            await self.close_overlay()
+            try:
+                return await self._play_one(rng)
+            except Error as error:
+                if "intercepts pointer events" not in str(error):
+                    raise
+        raise AssertionError(f"{self.name} could not get past the showdowns to play")
+
+    async def _play_one(self, rng: random.Random) -> str:
+        """Knock when the page offers it, else pass on the upcard, draw (a tap, or a drag
+        into the hand), or discard the costliest loose card (two taps, a drag onto the
+        pile, or the keyboard). Returns what it did."""
         page = self.page
-        await self.close_overlay()
+        page.set_default_timeout(8000)
         knock = page.locator(".actions button.knock")
         if await knock.count():
             await knock.first.click()

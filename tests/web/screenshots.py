@@ -49,7 +49,9 @@ async def main() -> None:
     await fake.stop()
 
 
-async def play(browser: Any, fake: FakeDiscord, world: Any, bot: Any, base: str, instance: str) -> None:
+async def play(
+    browser: Any, fake: FakeDiscord, world: Any, bot: Any, base: str, instance: str
+) -> None:
     result = await fake.slash(world.alice, world.channel, "gin challenge", opponent=world.bob)
     assert result.message is not None
     table = bot.service.in_channel(str(world.channel.id))
