@@ -150,6 +150,12 @@ class GinBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d command(s) to server %s", len(synced), self.config.dev_guild)
+        elif self.config.web is not None and self.application_id is not None:
+            # With the Activity, Discord keeps an Entry Point command that a sync must keep.
+            from cogs.gin.launch import sync_with_entry_point
+
+            count = await sync_with_entry_point(self.tree, self.application_id)
+            log.info("synced %d global command(s), the Activity's Entry Point among them", count)
         else:
             synced = await self.tree.sync()
             log.info("synced %d global command(s)", len(synced))

@@ -9,6 +9,9 @@ and a desktop is at the table until both close.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+
+Listener = Callable[[int, str], None]
 
 
 class Presence:
@@ -16,19 +19,35 @@ class Presence:
 
     def __init__(self) -> None:
         self._open: dict[int, Counter[str]] = {}
+        self._listeners: list[Listener] = []
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Hear (table id, user id) when a user opens a table or closes their last page of
+        it; the answer stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _tell(self, table_id: int, user_id: str) -> None:
+        for listener in list(self._listeners):
+            listener(table_id, user_id)
 
     def arrive(self, table_id: int, user_id: str) -> None:
-        self._open.setdefault(table_id, Counter())[user_id] += 1
+        users = self._open.setdefault(table_id, Counter())
+        users[user_id] += 1
+        if users[user_id] == 1:
+            self._tell(table_id, user_id)
 
     def leave(self, table_id: int, user_id: str) -> None:
         users = self._open.get(table_id)
         if users is None or users[user_id] <= 0:
             return
         users[user_id] -= 1
-        if users[user_id] <= 0:
-            del users[user_id]
+        if users[user_id] > 0:
+            return
+        del users[user_id]
         if not users:
             del self._open[table_id]
+        self._tell(table_id, user_id)
 
     def at_table(self, table_id: int, user_id: str) -> bool:
         """Whether this user has the table open in the Activity."""

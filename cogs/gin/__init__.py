@@ -33,6 +33,7 @@ from bot.tournaments import TournamentService
 from bot.tournaments.events import TournamentUpdated
 from cogs.gin.after import After
 from cogs.gin.cog import GinCog
+from cogs.gin.launch import add_launch
 from cogs.gin.permissions import Permissions
 from cogs.gin.screens import Screens
 from cogs.gin.tournament_cog import TournamentCog
@@ -47,6 +48,8 @@ async def setup(bot: commands.Bot) -> None:
     cog = GinCog(bot, service, after, tournaments, coach=app.coach)
     events = TournamentCog(bot, service, tournaments, after)
     cog.gin.add_command(events.commands)  # /gin tournament
+    if app.config.web is not None:  # the Activity: Play at the table, /gin play
+        add_launch(bot, cog.gin, screens.channel)
     await bot.add_cog(cog)
     await bot.add_cog(events)
     await bot.add_cog(Permissions(bot, screens.messenger.refusals))
@@ -58,5 +61,14 @@ async def setup(bot: commands.Bot) -> None:
             hub.subscribe(DeadlineMoved, cog.timers.woken),
             hub.subscribe(TableClosed, events.rounds.closed),  # for its thread's last word
             tournaments.events.subscribe(TournamentUpdated, events.rounds.updated),
+            # Someone opened or closed the table in the Activity: their Discord screens
+            # take up, or leave, the turns (``handoff``: nothing is pushed to the table).
+            service.presence.listen(lambda table_id, _: _resync(service, screens, table_id)),
         ]
     )
+
+
+def _resync(service: TableService, screens: Screens, table_id: int) -> None:
+    table = service.by_id(table_id)
+    if table is not None and table.is_open and table.match is not None:
+        screens.sync_soon(table)

@@ -13,6 +13,7 @@ from .interactions import (
     CB_AUTOCOMPLETE,
     CB_DEFERRED_MESSAGE,
     CB_DEFERRED_UPDATE,
+    CB_LAUNCH_ACTIVITY,
     CB_MESSAGE,
     CB_MODAL,
     CB_PONG,
@@ -33,16 +34,23 @@ T = TypeVar("T")
 
 ALLOWED_CALLBACKS = {
     PING: {CB_PONG},
-    APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_MODAL},
+    APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_MODAL, CB_LAUNCH_ACTIVITY},
     MESSAGE_COMPONENT: {
         CB_MESSAGE,
         CB_DEFERRED_MESSAGE,
         CB_DEFERRED_UPDATE,
         CB_UPDATE_MESSAGE,
         CB_MODAL,
+        CB_LAUNCH_ACTIVITY,
     },
     AUTOCOMPLETE: {CB_AUTOCOMPLETE},
-    MODAL_SUBMIT: {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE_MESSAGE},
+    MODAL_SUBMIT: {
+        CB_MESSAGE,
+        CB_DEFERRED_MESSAGE,
+        CB_DEFERRED_UPDATE,
+        CB_UPDATE_MESSAGE,
+        CB_LAUNCH_ACTIVITY,
+    },
 }
 
 
@@ -103,6 +111,11 @@ class Responder:
                 raise invalid_form(errors)
         elif kind == CB_MODAL:
             _check_modal(data)
+        elif kind == CB_LAUNCH_ACTIVITY:
+            # Discord opens the app's Activity for the user, in the interaction's channel.
+            if not self.fake.activities:
+                raise ApiError(400, 50035, "Invalid Form Body", ["type: this app has no Activity"])
+            record.launched = self.fake.oauth.launch(record.channel, record.user).instance_id
         record.callback_type = kind
         record.callback_data = data
         record.answered_at = arrived
@@ -117,6 +130,9 @@ class Responder:
     ) -> Payload:
         interaction: Payload = {"id": str(record.id), "type": record.type}
         resource: Payload = {"type": kind}
+        if record.launched is not None:
+            interaction["activity_instance_id"] = record.launched
+            resource["activity_instance"] = {"id": record.launched}
         if message is not None:
             interaction["response_message_id"] = str(message.id)
             interaction["response_message_loading"] = message.loading

@@ -20,6 +20,7 @@ PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2,
 
 CB_PONG, CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE = 1, 4, 5, 6
 CB_UPDATE_MESSAGE, CB_AUTOCOMPLETE, CB_MODAL = 7, 8, 9
+CB_LAUNCH_ACTIVITY = 12
 
 
 @dataclass(eq=False)
@@ -44,6 +45,7 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    launched: str | None = None  # LAUNCH_ACTIVITY: the Activity instance it opened
 
     @property
     def latency(self) -> float | None:
@@ -73,7 +75,7 @@ class InteractionResult:
 
     @property
     def type(self) -> int | None:
-        """The callback type the bot answered with (4, 5, 6, 7, 8 or 9)."""
+        """The callback type the bot answered with (4, 5, 6, 7, 8, 9 or 12)."""
         return self.record.callback_type
 
     @property

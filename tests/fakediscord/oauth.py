@@ -28,6 +28,16 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 TOKEN_ROUTE = "/oauth2/token"
+PRIMARY_ENTRY_POINT = 4
+# The Entry Point command the Developer Portal makes when Activities are turned on.
+DEFAULT_ENTRY_POINT: Payload = {
+    "name": "launch",
+    "description": "",
+    "type": PRIMARY_ENTRY_POINT,
+    "handler": 2,
+    "integration_types": [0, 1],
+    "contexts": [0, 1, 2],
+}
 MOCK_PREFIX = "mock:"
 
 
@@ -82,6 +92,16 @@ class OAuth:
         )
         self.instances[instance_id] = instance
         return instance
+
+    def launch(self, channel: Channel, user: User) -> ActivityInstance:
+        """The Activity opened for ``user`` in ``channel``: its running instance there (one a
+        channel), which the user joins, or a new one."""
+        for instance in self.instances.values():
+            if instance.channel.id == channel.id:
+                if user.id not in instance.users:
+                    instance.users.append(user.id)
+                return instance
+        return self.add_instance(channel, [user])
 
     def bearer_user(self, authorization: str | None) -> User | None:
         """The user a ``Bearer`` header's token belongs to (None: not a token we gave)."""
@@ -138,3 +158,40 @@ def _json(body: Payload, status: int = 200) -> web.Response:
 
 def _oauth_error(status: int, error: str, description: str) -> web.Response:
     return _json({"error": error, "error_description": description}, status)
+
+
+ENTRY_POINT_KEPT = "50240"  # Discord's code: a bulk sync may not drop the Entry Point command
+
+
+def entry_point_problems(
+    commands: list[Payload], scope: int | None, current: list[Payload]
+) -> list[tuple[str, str, str]]:
+    """Why Discord would refuse a bulk sync for its Entry Point command (type 4): at most one,
+    global only, no options, handled by the app (1) or by Discord (2); and a global sync that
+    leaves out the Entry Point command the app has (say, the portal's) is refused."""
+    problems: list[tuple[str, str, str]] = []
+    points = [i for i, c in enumerate(commands) if int(c.get("type") or 1) == PRIMARY_ENTRY_POINT]
+    for index in points:
+        command = commands[index]
+        if scope is not None:
+            problems.append((f"{index}.type", "INVALID", "Entry Point commands are global only"))
+        if command.get("options"):
+            problems.append((f"{index}.options", "INVALID", "an Entry Point command has none"))
+        if command.get("handler") not in (1, 2):
+            problems.append(
+                (f"{index}.handler", "INVALID", "must be 1 (the app) or 2 (Discord launches)")
+            )
+    if len(points) > 1:
+        problems.append(("type", "INVALID", "an application has one Entry Point command"))
+    had = any(int(c.get("type") or 1) == PRIMARY_ENTRY_POINT for c in current)
+    if scope is None and had and not points:
+        problems.append(
+            (
+                "",
+                ENTRY_POINT_KEPT,
+                "You cannot remove this app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete it "
+                "separately.",
+            )
+        )
+    return problems

@@ -17,7 +17,7 @@ from .commandlimits import command_problems
 from .errors import INVALID_FORM_BODY, ApiError, unknown
 from .limits import Limiter, Verdict
 from .models import Channel, Payload
-from .oauth import TOKEN_ROUTE
+from .oauth import TOKEN_ROUTE, entry_point_problems
 from .openapi import DiscordSpec, Violation
 from .snowflake import iso_now
 from .store import UploadedFile
@@ -378,12 +378,15 @@ class Rest:
         scope = self._scope(request)
         body, _ = await read_body(request)
         problems = command_problems(list(body))
+        problems += entry_point_problems(
+            list(body), scope, self.fake.commands.list(None) if scope is None else []
+        )
         if problems:
             raise ApiError(
                 400,
                 INVALID_FORM_BODY,
                 "Invalid Form Body",
-                [f"{where}: {message}" for where, _, message in problems],
+                [f"{where}: {message}" if where else message for where, _, message in problems],
                 codes=[code for _, code, _ in problems],
             )
         stored = self.fake.commands.overwrite(

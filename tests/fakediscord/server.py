@@ -43,7 +43,7 @@ from .models import (
     member_joined_at,
     png_bytes,
 )
-from .oauth import ActivityInstance, OAuth
+from .oauth import DEFAULT_ENTRY_POINT, ActivityInstance, OAuth
 from .openapi import Violation
 from .rest import FOREVER, FaultRule, Rest
 from .store import Store
@@ -77,6 +77,7 @@ class FakeDiscord:
         validate_requests: bool = True,
         client_secret: str = "fake-client-secret",
         mock_codes: bool = False,
+        activities: bool = False,
     ) -> None:
         self.store = Store()
         # Every request is checked against Discord's published spec and documented limits;
@@ -116,6 +117,11 @@ class FakeDiscord:
         self.responder = Responder(self)
         # OAuth2 and Activity instances, for an Activity's server (``oauth``).
         self.oauth = OAuth(self, client_secret=client_secret, mock_codes=mock_codes)
+        # Activities turned on in the Developer Portal: LAUNCH_ACTIVITY works, and the app
+        # has the Entry Point command the portal makes (a bulk sync must keep it).
+        self.activities = activities
+        if activities:
+            self.commands.overwrite(None, self.app_id, [DEFAULT_ENTRY_POINT], self.store.ids.next)
         self.rest = Rest(self)
         self._runner: web.AppRunner | None = None
 

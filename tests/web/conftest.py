@@ -66,7 +66,7 @@ async def start_web_bot(world: World, config: Config) -> tuple[GinBot, asyncio.T
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord(token=TOKEN, client_secret=SECRET)
+    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, activities=True)
     await fake.start()
     room = card_room(fake, tmp_path / "gin.sqlite3")
     add_card_emojis(fake)

@@ -28,7 +28,7 @@ async def shoot(person: Person, name: str) -> None:
 
 
 async def main() -> None:
-    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, mock_codes=True)
+    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, mock_codes=True, activities=True)
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
         world = card_room(fake, Path(folder) / "gin.sqlite3")

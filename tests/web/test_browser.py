@@ -40,7 +40,7 @@ async def browser() -> AsyncIterator[Any]:
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def site(tmp_path: Any) -> AsyncIterator[Site]:
-    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, mock_codes=True)
+    fake = FakeDiscord(token=TOKEN, client_secret=SECRET, mock_codes=True, activities=True)
     await fake.start()
     world = card_room(fake, tmp_path / "gin.sqlite3")
     add_card_emojis(fake)

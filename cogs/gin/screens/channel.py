@@ -75,6 +75,7 @@ class ChannelScreens:
         self.screens = screens
         self.sync_soon = sync_soon
         self.stopping = asyncio.Event()
+        self.launch = False  # the Activity is set up: the table offers Play at the table
         self.background: set[asyncio.Task[None]] = set()
 
     async def post_showdowns(self, table: Table) -> None:
@@ -245,7 +246,7 @@ class ChannelScreens:
         if ids.public_hand != match.hand_number or ids.public is None:
             number = match.hand_number  # the hand it shows, whatever comes while it posts
             panel = embed(table_panel(match, self.private.hands.faces.card))
-            payload = message_payload([panel], public_view(table))
+            payload = message_payload([panel], public_view(table, launch=self.launch))
             message_id = await self.private.notices.post(
                 table, f"p{number}", payload, after=ids.channel_anchor()
             )
@@ -256,6 +257,8 @@ class ChannelScreens:
             return
         if ids.showdown_shown == ids.public:
             return  # it shows the hand's showdown now; the next hand gets a table of its own
+        if self._all_at_the_table(table):
+            return  # the Activity shows them every move; the channel's table waits for the end
         # Spectators don't need every move the instant it happens: the public table is
         # edited by a task of its own, at most once per interval, when the budget allows,
         # showing the newest state when its turn comes. No player's screen waits for it.
@@ -267,6 +270,11 @@ class ChannelScreens:
             screens.public_job = task
             self.background.add(task)
             task.add_done_callback(self.background.discard)
+
+    def _all_at_the_table(self, table: Table) -> bool:
+        """Every person seated has the table open in the Activity."""
+        present = self.private.service.presence.users(table.id)
+        return bool(present) and all(table.players[s].id in present for s in table.human_seats)
 
     async def _show_spectators(self, table: Table, screens: TableScreens) -> None:
         """Edit the table's public message while it shows an older state than the table's:
@@ -319,7 +327,9 @@ class ChannelScreens:
                     return  # the sync shows what comes now: a showdown, a result, a new table
                 screens.public_edited = time.monotonic()
                 panel = embed(table_panel(match, self.private.hands.faces.card))
-                if not await self._edit(table, public, [panel], public_view(table)):
+                if not await self._edit(
+                    table, public, [panel], public_view(table, launch=self.launch)
+                ):
                     ids.public = None  # deleted by someone: the sync posts it again
                     screens.recovering = False
                     self.sync_soon(table)

@@ -72,6 +72,7 @@ class SeatState:
     dm_current: bool  # ... and shows the live hand as it should be now
     dm_dormant: bool  # ... and shows the dormant line (a reply carries their hand)
     carrier: bool  # a private reply in the channel carries their hand
+    at_table: bool = False  # they have the table open in the Activity: it shows them all
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Handoff:
 
 def decide(state: SeatState) -> Handoff:
     """The deliveries for one seat's screens after a change of the table."""
-    if state.committing:
+    if state.committing or state.at_table:
         return Handoff()
     if state.dm_closed:
         return Handoff((Delivery.EDIT_REPLY,))

@@ -214,6 +214,7 @@ class PrivateScreens:
             dm_current=dm_hand and shown_key == (key or self.hands.key(table, seat)),
             dm_dormant=dm_hand and shown_key == self.hands.elsewhere_key(table, seat),
             carrier=carrier and self.replies.carries(),
+            at_table=self.service.presence.at_table(table.id, table.players[seat].id),
         )
 
     def decide(self, table: Table, seat: int) -> Handoff:

@@ -129,14 +129,48 @@ class ShowHandButton(
             await _handlers(interaction).show_hand_of_table(interaction, int(self.parts["table"]))
 
 
-def public_view(table: Table) -> discord.ui.View | None:
-    """The public table's one button, while a hand is being played: Show my hand."""
+def public_view(table: Table, *, launch: bool = False) -> discord.ui.View | None:
+    """The public table's buttons, while a hand is being played: Show my hand, and Play at
+    the table when the bot's Activity is set up (``launch``)."""
     match = table.match
     if match is None or match.is_over or not table.is_open:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(table.id))
+    if launch:
+        view.add_item(LaunchButton(table.id))
     return view
+
+
+class LaunchButton(
+    _Strict,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gin:play:(?P<rest>.*)",
+):
+    """On the public table: opens the Activity at this channel's table (Discord's
+    LAUNCH_ACTIVITY answer), for a player or anyone who wants to watch."""
+
+    REBUILT_WITH = (0,)
+
+    def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
+        custom_id = custom_id or f"gin:play:{table_id}"
+        super().__init__(
+            discord.ui.Button(
+                # TRANSLATORS: a button on the public table: open the Activity, a card table
+                # inside Discord, at this channel's game.
+                label=tr("Play at the table"),
+                emoji="🎴",
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id,
+            )
+        )
+        self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:play:"))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if await self.refuse_unknown(interaction):
+            return
+        async with funnel(interaction):
+            await interaction.response.launch_activity()
 
 
 class PageButton(
