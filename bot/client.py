@@ -157,8 +157,10 @@ class GinBot(commands.Bot):
             count = await sync_with_entry_point(self.tree, self.application_id)
             log.info("synced %d global command(s), the Activity's Entry Point among them", count)
         else:
-            synced = await self.tree.sync()
-            log.info("synced %d global command(s)", len(synced))
+            from cogs.gin.launch import sync_keeping_entry_point
+
+            count = await sync_keeping_entry_point(self.tree, self.application_id or 0)
+            log.info("synced %d global command(s)", count)
 
     async def connect(self, *, reconnect: bool = True) -> None:
         """Stay connected whatever the gateway sends: discord.py reconnects after the failures

@@ -220,7 +220,7 @@ class WebServer:
                 "strings": strings(),
             }
         await ws.send_json(welcome)
-        await self.hub.send_table(viewer)
+        self.hub.send_table(viewer)
         return viewer
 
     async def _identify(self, frame: Frame) -> Identity:
@@ -279,7 +279,7 @@ class WebServer:
             except StaleButton:
                 said = tr("That move was chosen on an earlier table: this is the table now.")
                 await viewer.ws.send_json(_error("stale", said, frame.ref))
-                await self.hub.send_table(viewer)
+                self.hub.send_table(viewer)
             except (TableError, GinError) as error:
                 await viewer.ws.send_json(_error("refused", translate(error), frame.ref))
 

@@ -105,7 +105,7 @@ class DiscordAuth:
         }
         async with self._session().post(f"{Route.BASE}/oauth2/token", data=form) as response:
             body = await _json(response)
-            if response.status >= 500:
+            if response.status >= 500 or response.status == 429:
                 raise ConnectionError(f"Discord answered {response.status}")
             token = body.get("access_token") if response.status == 200 else None
             if not isinstance(token, str) or not token:
@@ -118,7 +118,7 @@ class DiscordAuth:
         headers = {"Authorization": f"Bearer {access_token}"}
         async with self._session().get(f"{Route.BASE}/users/@me", headers=headers) as response:
             body = await _json(response)
-            if response.status >= 500:
+            if response.status >= 500 or response.status == 429:
                 raise ConnectionError(f"Discord answered {response.status}")
             user_id = body.get("id") if response.status == 200 else None
             if not isinstance(user_id, str) or not user_id.isdigit():

@@ -49,7 +49,28 @@ class Viewer:
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
     strikes: int = 0
-    shown: str = ""  # the last table frame sent: the same one is not sent twice
+    shown: str = ""  # the last table frame written: the same one is not sent twice
+    waiting: str | None = None  # the newest table frame not written yet
+    writer: asyncio.Task[None] | None = None  # writes ``waiting`` at the socket's own pace
+
+    def offer(self, frame: str) -> None:
+        """Send this table frame: at once, or, while the socket is still taking an earlier
+        one, in place of any frame waiting (only the newest table matters). A slow socket
+        holds up no other."""
+        if frame == (self.waiting if self.waiting is not None else self.shown):
+            return
+        self.waiting = frame
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.ensure_future(self._write())
+
+    async def _write(self) -> None:
+        while self.waiting is not None and not self.ws.closed:
+            frame, self.waiting = self.waiting, None
+            if frame == self.shown:
+                continue
+            self.shown = frame
+            with contextlib.suppress(ConnectionError, RuntimeError):  # going: cleaned up
+                await self.ws.send_str(frame)
 
     def take_frame(self) -> bool:
         """Spend one frame of the allowance; False when it is spent (a flood)."""
@@ -76,10 +97,6 @@ class Hub:
         self._flushing: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        # Called with (channel, when the change was heard) after each channel's frames
-        # went out: the benchmark's measure of a move's way to every viewer.
-        self.on_sent: Callable[[str, float], None] | None = None
-        self._heard_at: dict[str, float] = {}
         self.rate = RATE  # frames a second each socket may send, past its burst
 
     def start(self) -> None:
@@ -128,7 +145,6 @@ class Hub:
         if channel not in self.channels:
             return
         self.shown[channel] = event.table
-        self._heard_at.setdefault(channel, time.perf_counter())
         self._dirty.add(channel)
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.ensure_future(self._flush())
@@ -138,22 +154,18 @@ class Hub:
         while self._dirty:
             channels, self._dirty = self._dirty, set()
             for channel in channels:
-                heard = self._heard_at.pop(channel, None)
                 try:
-                    await self.send_channel(channel)
+                    self.send_channel(channel)
                 except Exception:
                     log.exception("could not show channel %s's table in the Activity", channel)
-                if heard is not None and self.on_sent is not None:
-                    self.on_sent(channel, heard)
 
-    async def send_channel(self, channel: str) -> None:
+    def send_channel(self, channel: str) -> None:
         viewers = list(self.channels.get(channel, ()))
         if not viewers:
             return
         table = self.table_in(channel)
         publics: dict[str, View] = {}
         frames: dict[tuple[str, int | None], str] = {}
-        sends = []
         for viewer in viewers:
             seat = None if table is None else table.seat_of(viewer.who.user_id)
             key = (viewer.language, seat)
@@ -162,8 +174,7 @@ class Hub:
                 frame = self.frame(table, viewer, seat, publics)
                 frames[key] = frame
             self._count(viewer, table)
-            sends.append(_send(viewer, frame))
-        await asyncio.gather(*sends)
+            viewer.offer(frame)
 
     def frame(
         self,
@@ -191,12 +202,12 @@ class Hub:
                 view = seat_view(table, public, seat)
         return orjson.dumps({"type": "table", "table": view}).decode()
 
-    async def send_table(self, viewer: Viewer) -> None:
+    def send_table(self, viewer: Viewer) -> None:
         """The channel's table to one socket (after its welcome, or a refused move)."""
         table = self.table_in(viewer.who.channel_id)
         seat = None if table is None else table.seat_of(viewer.who.user_id)
         self._count(viewer, table)
-        await _send(viewer, self.frame(table, viewer, seat))
+        viewer.offer(self.frame(table, viewer, seat))
 
     def _count(self, viewer: Viewer, table: Table | None) -> None:
         """Keep ``Presence`` told which table each socket has open."""
@@ -208,11 +219,3 @@ class Hub:
         if now is not None:
             self.presence.arrive(now, viewer.who.user_id)
         viewer.table_id = now
-
-
-async def _send(viewer: Viewer, frame: str) -> None:
-    if viewer.ws.closed or frame == viewer.shown:
-        return
-    viewer.shown = frame
-    with contextlib.suppress(ConnectionError, RuntimeError):  # going: its handler cleans up
-        await viewer.ws.send_str(frame)

@@ -48,7 +48,31 @@ def add_launch(bot: commands.Bot, gin: app_commands.Group, channel_screens: Any)
     channel_screens.launch = True
 
 
-async def sync_with_entry_point(tree: app_commands.CommandTree[Any], application_id: int) -> int:
+ENTRY_POINT_KEPT = 50240  # Discord refused a sync that would drop the Entry Point command
+
+
+async def sync_keeping_entry_point(tree: app_commands.CommandTree[Any], application_id: int) -> int:
+    """The global commands synced as discord.py syncs them, unless the application has an
+    Entry Point command (Activities turned on in the portal, or another of the bot's
+    processes serving the Activity): then synced with that command kept, as Discord asks."""
+    try:
+        return len(await tree.sync())
+    except discord.HTTPException as error:
+        if error.code != ENTRY_POINT_KEPT:
+            raise
+    held = await tree.client.http.get_global_commands(application_id)
+    kept = next((c for c in held if int(c.get("type", 1)) == PRIMARY_ENTRY_POINT), ENTRY_POINT)
+    shown = ("name", "description", "type", "handler", "integration_types", "contexts")
+    return await sync_with_entry_point(
+        tree, application_id, {k: kept[k] for k in shown if k in kept}
+    )
+
+
+async def sync_with_entry_point(
+    tree: app_commands.CommandTree[Any],
+    application_id: int,
+    entry_point: dict[str, Any] | None = None,
+) -> int:
     """Sync the global commands with the Entry Point command among them (discord.py's own
     sync knows no command of type 4); how many Discord holds now."""
     translator = tree.translator
@@ -58,6 +82,6 @@ async def sync_with_entry_point(tree: app_commands.CommandTree[Any], application
             payload.append(await command.get_translated_payload(tree, translator))
         else:
             payload.append(command.to_dict(tree))
-    payload.append(ENTRY_POINT)
+    payload.append(ENTRY_POINT if entry_point is None else entry_point)
     synced = await tree.client.http.bulk_upsert_global_commands(application_id, payload=payload)
     return len(synced)

@@ -160,17 +160,22 @@ def _oauth_error(status: int, error: str, description: str) -> web.Response:
     return _json({"error": error, "error_description": description}, status)
 
 
-ENTRY_POINT_KEPT = "50240"  # Discord's code: a bulk sync may not drop the Entry Point command
+ENTRY_POINT_KEPT = 50240  # Discord's code: a bulk sync may not drop the Entry Point command
+ENTRY_POINT_REFUSAL = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please "
+    "include the Entry Point command in your update request or delete it separately."
+)
 
 
-def entry_point_problems(
-    commands: list[Payload], scope: int | None, current: list[Payload]
-) -> list[tuple[str, str, str]]:
-    """Why Discord would refuse a bulk sync for its Entry Point command (type 4): at most one,
-    global only, no options, handled by the app (1) or by Discord (2); and a global sync that
-    leaves out the Entry Point command the app has (say, the portal's) is refused."""
+def _entry_points(commands: list[Payload]) -> list[int]:
+    return [i for i, c in enumerate(commands) if int(c.get("type") or 1) == PRIMARY_ENTRY_POINT]
+
+
+def entry_point_problems(commands: list[Payload], scope: int | None) -> list[tuple[str, str, str]]:
+    """Why Discord would refuse a bulk sync's Entry Point command (type 4): at most one,
+    global only, no options, handled by the app (1) or by Discord (2)."""
     problems: list[tuple[str, str, str]] = []
-    points = [i for i, c in enumerate(commands) if int(c.get("type") or 1) == PRIMARY_ENTRY_POINT]
+    points = _entry_points(commands)
     for index in points:
         command = commands[index]
         if scope is not None:
@@ -183,15 +188,10 @@ def entry_point_problems(
             )
     if len(points) > 1:
         problems.append(("type", "INVALID", "an application has one Entry Point command"))
-    had = any(int(c.get("type") or 1) == PRIMARY_ENTRY_POINT for c in current)
-    if scope is None and had and not points:
-        problems.append(
-            (
-                "",
-                ENTRY_POINT_KEPT,
-                "You cannot remove this app's Entry Point command in a bulk update operation. "
-                "Please include the Entry Point command in your update request or delete it "
-                "separately.",
-            )
-        )
     return problems
+
+
+def drops_entry_point(commands: list[Payload], current: list[Payload]) -> bool:
+    """A global sync that leaves out the Entry Point command the app has (the portal makes
+    one when Activities are turned on): Discord refuses it (50240)."""
+    return bool(_entry_points(current)) and not _entry_points(commands)

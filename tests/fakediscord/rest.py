@@ -17,7 +17,13 @@ from .commandlimits import command_problems
 from .errors import INVALID_FORM_BODY, ApiError, unknown
 from .limits import Limiter, Verdict
 from .models import Channel, Payload
-from .oauth import TOKEN_ROUTE, entry_point_problems
+from .oauth import (
+    ENTRY_POINT_KEPT,
+    ENTRY_POINT_REFUSAL,
+    TOKEN_ROUTE,
+    drops_entry_point,
+    entry_point_problems,
+)
 from .openapi import DiscordSpec, Violation
 from .snowflake import iso_now
 from .store import UploadedFile
@@ -210,6 +216,10 @@ class Rest:
             )
             if needs_auth and not self._authorized(request):
                 raise ApiError(401, 0, "401: Unauthorized")
+            if path == API + TOKEN_ROUTE or self._bearer(request):
+                # A user's own token, or the app's OAuth2 client: not the bot token's calls,
+                # so not in the bot's global limit.
+                return await handler(request)
             verdict = self._limit(request)
             if verdict.retry_after is not None:
                 return self._over_limit(verdict)
@@ -278,6 +288,9 @@ class Rest:
         if channel is None:
             return ""
         return " dm" if channel.is_dm else " channel"
+
+    def _bearer(self, request: web.Request) -> bool:
+        return str(request.headers.get("Authorization", "")).startswith("Bearer ")
 
     def _authorized(self, request: web.Request) -> bool:
         # The identify scope's one route: a user's own access token works here too.
@@ -377,18 +390,17 @@ class Rest:
     async def put_commands(self, request: web.Request) -> web.Response:
         scope = self._scope(request)
         body, _ = await read_body(request)
-        problems = command_problems(list(body))
-        problems += entry_point_problems(
-            list(body), scope, self.fake.commands.list(None) if scope is None else []
-        )
+        problems = command_problems(list(body)) + entry_point_problems(list(body), scope)
         if problems:
             raise ApiError(
                 400,
                 INVALID_FORM_BODY,
                 "Invalid Form Body",
-                [f"{where}: {message}" if where else message for where, _, message in problems],
+                [f"{where}: {message}" for where, _, message in problems],
                 codes=[code for _, code, _ in problems],
             )
+        if scope is None and drops_entry_point(list(body), self.fake.commands.list(None)):
+            raise ApiError(400, ENTRY_POINT_KEPT, ENTRY_POINT_REFUSAL)
         stored = self.fake.commands.overwrite(
             scope, self.fake.app_id, list(body), self.store.ids.next
         )

@@ -23,20 +23,26 @@ PASSWORD = "p@ss:w/rd?x#y%z 1"  # every character a URL would trip over
 TOKEN = "fake.bot.token"
 
 
-def composed(tmp_path: Path, **settings: str) -> dict[str, Any]:
-    """`docker-compose config` of the project's compose file beside a `.env` copied from
-    `.env.example` with these settings filled in."""
+def composed(tmp_path: Path, *files: str, **settings: str) -> dict[str, Any]:
+    """`docker-compose config` of the project's compose file (and ``files`` over it) beside
+    a `.env` copied from `.env.example` with these settings filled in."""
     if shutil.which("docker-compose") is None:
         raise AssertionError("docker-compose missing: apt-get install -y docker-compose")
-    shutil.copy(ROOT / "docker-compose.yml", tmp_path)
+    for name in ("docker-compose.yml", *files):
+        shutil.copy(ROOT / name, tmp_path)
     lines = []
     for line in (ROOT / ".env.example").read_text().splitlines():
         name = line.split("=", 1)[0]
         lines.append(f"{name}={settings.pop(name)}" if name in settings else line)
     lines += [f"{name}={value}" for name, value in settings.items()]
     (tmp_path / ".env").write_text("\n".join(lines) + "\n")
+    chosen = [arg for name in ("docker-compose.yml", *files) for arg in ("-f", name)]
     done = subprocess.run(
-        ["docker-compose", "config"], cwd=tmp_path, capture_output=True, text=True, check=False
+        ["docker-compose", *(chosen if files else []), "config"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     config: dict[str, Any] = yaml.safe_load(done.stdout)
@@ -96,3 +102,31 @@ def test_a_missing_password_or_token_is_named(tmp_path: Path) -> None:
         ["docker-compose", "config"], cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert done.returncode != 0 and "set POSTGRES_PASSWORD in .env" in done.stderr
+
+
+def test_the_activity_puts_shard_0_behind_caddy(tmp_path: Path) -> None:
+    """docker-compose.activity.yml over the base file: shard 0's process serves the page,
+    Caddy proxies HTTPS for the domain to it, the client secret passed on."""
+    config = composed(
+        tmp_path,
+        "docker-compose.activity.yml",
+        DISCORD_TOKEN=TOKEN,
+        POSTGRES_PASSWORD=PASSWORD,
+        GIN_CLIENT_SECRET="s3cret",
+        GIN_WEB_DOMAIN="gin.example.org",
+    )
+    services = config["services"]
+    web = services["bot-shard-0"]["environment"]
+    assert (web["GIN_WEB_PORT"], web["GIN_WEB_HOST"]) == ("8080", "0.0.0.0")
+    assert web["GIN_CLIENT_SECRET"] == "s3cret"
+    assert "GIN_WEB_PORT" not in services["bot-shard-1"]["environment"]
+    caddy = services["caddy"]
+    assert caddy["command"] == [
+        "caddy",
+        "reverse-proxy",
+        "--from",
+        "gin.example.org",
+        "--to",
+        "bot-shard-0:8080",
+    ]
+    assert sorted((p["published"], p["target"]) for p in caddy["ports"]) == [(80, 80), (443, 443)]

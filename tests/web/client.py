@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,8 +21,12 @@ Frame = dict[str, Any]
 class ActivityClient:
     """One open page: its socket, every frame it received, and the newest table."""
 
-    def __init__(self, base: str, http: aiohttp.ClientSession, user_id: str) -> None:
+    def __init__(
+        self, base: str, http: aiohttp.ClientSession, user_id: str, *, check: bool = True
+    ) -> None:
         self.base = base
+        self.check = check  # every frame against its schema (the benchmark reads them only)
+        self.times: list[float] = []  # when each frame arrived (perf_counter)
         self.http = http
         self.user_id = user_id
         self.ws: aiohttp.ClientWebSocketResponse | None = None
@@ -38,6 +43,13 @@ class ActivityClient:
             if frame["type"] == "table":
                 return dict(frame["table"])
         raise AssertionError("no table frame yet")
+
+    def arrived_at(self, index: int) -> float | None:
+        """When the first table frame from ``index`` on arrived."""
+        for at, frame in zip(self.times[index:], self.frames[index:], strict=True):
+            if frame["type"] == "table":
+                return at
+        return None
 
     def errors(self) -> list[Frame]:
         return [f for f in self.frames if f["type"] == "error"]
@@ -71,9 +83,12 @@ class ActivityClient:
         async for message in self.ws:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 continue
+            arrived = time.perf_counter()
             frame = json.loads(message.data)
-            problems = check_server_frame(frame)
-            assert not problems, (problems, frame)
+            if self.check:
+                problems = check_server_frame(frame)
+                assert not problems, (problems, frame)
+            self.times.append(arrived)
             if frame["type"] == "welcome":
                 self.welcome = frame
             self.frames.append(frame)
@@ -92,7 +107,9 @@ class ActivityClient:
                 if found:
                     return found
                 if self._reader is not None and self._reader.done() and not predicate():
-                    raise AssertionError(f"socket closed ({self.closed_code}) waiting for {what}")
+                    raise AssertionError(
+                        f"socket closed ({self.closed_code}) waiting for {what}: {self.errors()}"
+                    )
                 self._changed.clear()
                 await self._changed.wait()
 

@@ -323,6 +323,7 @@ class ChannelScreens:
                     or public is None
                     or ids.public_hand != match.hand_number
                     or ids.showdown_shown == public
+                    or self._all_at_the_table(table)
                 ):
                     return  # the sync shows what comes now: a showdown, a result, a new table
                 screens.public_edited = time.monotonic()
