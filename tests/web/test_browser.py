@@ -167,8 +167,30 @@ async def test_two_people_play_a_whole_match_while_a_third_watches(
         lambda: any("Match over" in m.text for m in fake.channel_messages(world.channel)),
         what="the result in the channel",
     )
+    # Alice asks for a rematch at the table; Bob accepts it there; it starts for all three.
+    await alice.page.locator(".overlay .rematch").click()
+    await bob.page.locator(".overlay .accept").click()
+    rematch = await fake.wait_for(
+        lambda: (t := bot.service.in_channel(site.channel)) is not None and t.match and t,
+        what="the rematch to start",
+    )
+    assert rematch.id != table.id and rematch.server.rules.target == 50
+    for page in (alice, bob, carol):
+        await page.page.wait_for_selector(".screen.status-playing")
     for page in (alice, bob, carol):
         await page.close()
+
+
+async def test_the_page_speaks_the_readers_language(browser: Any, site: Site) -> None:
+    world, fake = site.world, site.world.fake
+    await fake.slash(world.alice, world.channel, "gin practice", level="easy")
+    url = page_url(site.base, world.carol, world.channel, site.instance.instance_id, "fr")
+    carol = await open_person(browser, url, "carol")
+    await carol.page.wait_for_selector(".watching")
+    text = await carol.text()
+    assert "Tu regardes cette table." in text and "Derniers coups" in text
+    assert await carol.page.get_attribute("html", "lang") == "fr"
+    await carol.close()
 
 
 @pytest.mark.parametrize(

@@ -452,6 +452,8 @@ class PrivateScreens:
             found = finished.get((entry.get("hand", -1), seat))
             if found is None or entry.get("showdown"):
                 continue
+            if self.service.presence.at_table(table.id, table.players[seat].id):
+                continue  # the Activity showed it; their DM hand shows it if they come back
             record = found
             with speaking(self.languages.of_player(table, seat)):
                 mine = embed(
