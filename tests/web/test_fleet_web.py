@@ -61,7 +61,7 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                     await page.play(*chosen)
                     continue
                 # Bob moves by slash command, in his server's process; the page hears it.
-                before = len(page.table["log"]) + 100 * page.table["hand"]
+                before = (page.table["hand"], page.table["boards"])
                 state = await fleet.table_in(channel)
                 assert state is not None and state.match is not None
                 legal = state.match.hand.legal_actions()
@@ -71,7 +71,7 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                 answered = await fake.slash(bob, channel, command, **(source or {}))
                 assert "⚠️" not in answered.text, answered.text
                 await page.wait_table(
-                    lambda t, b=before: len(t["log"]) + 100 * t["hand"] > b, "bob's move"
+                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's move"
                 )
                 # Bob's discard, the same way.
                 state = await fleet.table_in(channel)
@@ -81,11 +81,11 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                 discards = [
                     a for a in state.match.hand.legal_actions() if a.kind.value == "discard"
                 ]
-                before = len(page.table["log"]) + 100 * page.table["hand"]
+                before = (page.table["hand"], page.table["boards"])
                 answered = await fake.slash(bob, channel, "gin discard", card=str(discards[0].card))
                 assert "⚠️" not in answered.text, answered.text
                 await page.wait_table(
-                    lambda t, b=before: len(t["log"]) + 100 * t["hand"] > b, "bob's discard"
+                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's discard"
                 )
             assert table["id"] == page.table["id"]
             await page.close()
