@@ -375,3 +375,53 @@ async def test_the_page_rides_out_a_restart_of_the_bot_mid_hand(
             await alice.close()
     finally:
         await fake.stop()
+
+
+FORGE = """async ({hello, frames}) => {
+    const ws = new WebSocket(`ws://${location.host}/api/ws`);
+    const got = [];
+    ws.onmessage = (event) => got.push(JSON.parse(event.data));
+    await new Promise((resolve) => (ws.onopen = resolve));
+    const closed = new Promise((resolve) => (ws.onclose = (event) => resolve(event.code)));
+    if (hello) ws.send(JSON.stringify(hello));
+    for (const frame of frames) ws.send(frame);
+    const code = await Promise.race([closed, new Promise((r) => setTimeout(() => r(0), 5000))]);
+    return {got, code};
+}"""
+
+
+async def test_forged_and_flooding_sockets_from_a_page_change_nothing(
+    browser: Any, site: Site
+) -> None:
+    world, fake, bot = site.world, site.world.fake, site.bot
+    assert bot.web is not None
+    bot.web.hub.rate = 8.0  # a person's allowance, as in production
+    await fake.slash(world.alice, world.channel, "gin practice", level="easy")
+    table = bot.service.in_channel(site.channel)
+    assert table is not None
+    carol = await person(browser, site, world.carol)
+    stored = len(await bot.store.moves(table.id))
+    # No hello: a move is refused and the socket closed.
+    move = json.dumps({"type": "move", "kind": "draw_stock", "token": 1, "ref": 1})
+    forged = await carol.page.evaluate(FORGE, {"hello": None, "frames": [move]})
+    assert forged["got"][0]["code"] == "not_authenticated" and forged["code"] == 4002
+    # Carol's own session (from her page's welcome): her moves are not a seat's, junk and
+    # oversized frames are refused, and a flood closes the socket.
+    session = next(f["session"] for f in carol.frames if f["type"] == "welcome")
+    hello = {
+        "type": "hello",
+        "v": 1,
+        "instance": site.instance.instance_id,
+        "channel": site.channel,
+        "session": session,
+    }
+    frames = [move, "junk", "x" * 5000, *[json.dumps({"type": "rematch", "ref": 2})] * 40]
+    flood = await carol.page.evaluate(FORGE, {"hello": hello, "frames": frames})
+    codes = [f.get("code") for f in flood["got"] if f["type"] == "error"]
+    assert flood["got"][0]["type"] == "welcome"
+    assert {"refused", "bad_frame", "too_large", "too_fast"} <= set(codes), codes
+    assert flood["code"] == 1008
+    # Nothing changed: every move stored since is the bot's own.
+    since = (await bot.store.moves(table.id))[stored:]
+    assert all(m.seat in table.bot_seats for m in since), since
+    await carol.close()
