@@ -109,7 +109,7 @@ class GinBot(commands.Bot):
         )
         connect_services(self.service, self.tournaments)
         if self.service.fleet is None and isinstance(self.store, PostgresStore):
-            self.store.announce = False  # alone on its database: no other process listens
+            self.store.news.announce = False  # alone on its database: nobody listens
         self.closing = asyncio.Event()
         self.web: Any = None  # the Activity's web server (bot.web), when GIN_WEB_PORT is set
         self._shutdown_task: asyncio.Task[None] | None = None

@@ -26,7 +26,6 @@ bot's tables in a schema of their own (which must exist).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -36,7 +35,6 @@ from typing import Any, TypeAlias, TypeVar, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
-import orjson
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import codec, writes
@@ -52,6 +50,7 @@ from bot.store.dialect import (
 )
 from bot.store.errors import ChannelBusy, StaleMove, StoreClosed
 from bot.store.migrate import apply_postgres_migrations
+from bot.store.news import TableNews
 from bot.store.reads import Params
 from bot.store.rows import (
     CLASSIC,
@@ -81,8 +80,6 @@ SCHEMES = ("postgresql://", "postgres://")
 # The connections a bot process keeps open: a move holds one for a few milliseconds, so ten
 # carry a thousand moves a second; opened at start-up, so a burst never waits for a connect.
 POOL_SIZE = 10
-# PostgreSQL refuses a notice's text from 8,000 bytes; a move's one stays well below that.
-NOTICE_BYTES = 7900
 
 
 def is_postgres_url(location: object) -> bool:
@@ -150,15 +147,8 @@ class PostgresStore(PostgresTournaments):
         self._turns = _Turns()
         # Transactions that wrote moves, for diagnostics (one per move here).
         self.move_transactions = 0
-        # Who sends this store's notifications, so it can skip its own; and where they go.
-        self.origin = secrets.token_hex(6)
-        self._channel = "gin_tables"
-        # A process alone on its database (no other shards' processes) has nobody to tell:
-        # it turns this off and saves a statement per move.
-        self.announce = True
-        self._listener: asyncpg.Connection[asyncpg.Record] | None = None
-        self._on_change: TableChanged | None = None
-        self._relisten: asyncio.Task[None] | None = None
+        # The news of changed tables, told to and heard from the other processes.
+        self.news = TableNews(url)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -178,8 +168,7 @@ class PostgresStore(PostgresTournaments):
             await pool.close()
             raise
         self._pool = pool
-        # Schemas of one database share its channels: each store hears its own schema only.
-        self._channel = f"gin_tables.{schema}"[:63]
+        self.news.hear_schema(schema)
 
     async def close(self) -> None:
         """Let the writes under way finish, then close the pool; safe to call twice or before
@@ -187,15 +176,7 @@ class PostgresStore(PostgresTournaments):
         self._closes += 1
         while self._writes:
             await asyncio.wait(list(self._writes))
-        self._on_change = None
-        if self._relisten is not None:
-            self._relisten.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._relisten
-        listener, self._listener = self._listener, None
-        if listener is not None and not listener.is_closed():
-            with contextlib.suppress(Exception):
-                await listener.close(timeout=2)
+        await self.news.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -296,7 +277,7 @@ class PostgresStore(PostgresTournaments):
             match = await _fetchrow(conn, q.START_MATCH, (text, now, match_id))
             rows = writes.seats_to_start(match_id, match, chosen)
             await _executemany(conn, q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in rows])
-            await self._notify(conn, TableChange(match_id, 0, "playing"))
+            await self.news.notify(conn, TableChange(match_id, 0, "playing"))
 
         await self._write(work)
 
@@ -308,7 +289,7 @@ class PostgresStore(PostgresTournaments):
         async def work(conn: Connection) -> asyncpg.Record | None:
             row = await conn.fetchrow(query.text, status, now, now, match_id)
             if row is not None:
-                await self._notify(conn, TableChange(match_id, 0, status))
+                await self.news.notify(conn, TableChange(match_id, 0, status))
             return row
 
         if await self._write(work) is None:
@@ -337,7 +318,7 @@ class PostgresStore(PostgresTournaments):
                 None if row is None else row["move_count"],
             )
             await _write_move(conn, encoded)
-            await self._notify(
+            await self.news.notify(
                 conn, TableChange(move.match_id, move.seq, _status_after(move), move.seat)
             )
 
@@ -359,7 +340,7 @@ class PostgresStore(PostgresTournaments):
             "seat": move.seat,
             "action": encoded.row[4],
         }
-        if self.announce:
+        if self.news.announce:
             heard = HeardMove(
                 action=move.action,
                 timers=move.timers,
@@ -370,7 +351,7 @@ class PostgresStore(PostgresTournaments):
                 mover_language=move.mover_language,
             )
             change = TableChange(move.match_id, move.seq, "playing", move.seat, heard)
-            params |= {"channel": self._channel, "payload": self._payload(change)}
+            params |= {"channel": self.news.channel, "payload": self.news.payload(change)}
             query = postgres_query(ADVANCE_INSERT_AND_NOTIFY)
         else:
             query = postgres_query(ADVANCE_AND_INSERT_MOVE)
@@ -408,7 +389,7 @@ class PostgresStore(PostgresTournaments):
             yield locked
             if locked.changed:
                 change = TableChange(match_id, locked.count, locked.status, locked.seat)
-                await self._notify(conn, change)
+                await self.news.notify(conn, change)
 
     async def end_match(
         self,
@@ -424,7 +405,7 @@ class PostgresStore(PostgresTournaments):
 
         async def work(conn: Connection) -> None:
             await _finish(conn, match_id, text, end, now, ratings)
-            await self._notify(conn, TableChange(match_id, -1, end.status))
+            await self.news.notify(conn, TableChange(match_id, -1, end.status))
 
         await self._write(work)
 
@@ -539,95 +520,17 @@ class PostgresStore(PostgresTournaments):
             won = await _fetch(conn, q.WON_SEQUENCE, (guild_id, user_id, mode))
         return codec.player_stats(user_id, r, (row[0] for row in won))
 
+    async def watch(self, on_change: TableChanged) -> bool:
+        """``Store.watch``: hear the other processes' news (``news``)."""
+        self._opened()
+        await self.news.watch(on_change)
+        return True
+
     async def counts(self) -> dict[str, int]:
         """Rows per table, for tests and diagnostics."""
         row = await self._one(q.COUNTS)
         assert row is not None
         return {key: int(value) for key, value in row.items()}
-
-    # -- news of other processes' changes ---------------------------------------------------
-
-    async def watch(self, on_change: TableChanged) -> bool:
-        """``Store.watch``: ``LISTEN`` on a connection of its own, connected again (with the
-        tables then all reported changed, id 0) if it drops."""
-        self._opened()
-        self._on_change = on_change
-        await self._listen()
-        return True
-
-    async def _listen(self) -> None:
-        listener = await asyncpg.connect(self.url)
-        await listener.add_listener(self._channel, self._heard)
-        listener.add_termination_listener(self._lost)
-        self._listener = listener
-
-    def _heard(self, conn: Any, pid: int, channel: str, payload: object) -> None:
-        on_change = self._on_change
-        if on_change is None:
-            return
-        try:
-            news = orjson.loads(str(payload))
-            if news["origin"] == self.origin:
-                return
-            heard = news.get("move")
-            move = None if heard is None else HeardMove(**heard)
-            change = TableChange(news["table"], news["count"], news["status"], news["seat"], move)
-        except (orjson.JSONDecodeError, KeyError, TypeError) as error:
-            log.warning("a change notice could not be read (%r): all tables reloaded", error)
-            change = TableChange(0, -1, "")
-        on_change(change)
-
-    def _lost(self, conn: Any) -> None:
-        if self._on_change is None or self._pool is None:
-            return  # closing
-        log.warning("lost the PostgreSQL connection that listens for changes; reconnecting")
-        self._relisten = asyncio.ensure_future(self._listen_again())
-
-    async def _listen_again(self) -> None:
-        delay = 0.5
-        while self._on_change is not None:
-            try:
-                await self._listen()
-            except (OSError, asyncpg.PostgresError) as error:
-                log.warning("listening for changes failed (%r); again in %.1f s", error, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
-                continue
-            self._on_change(TableChange(0, -1, ""))  # what was said meanwhile was missed
-            return
-
-    async def _notify(self, conn: Connection, change: TableChange) -> None:
-        """Tell the other processes, once this transaction commits, that a table changed."""
-        if not self.announce:
-            return
-        await conn.execute("SELECT pg_notify($1, $2)", self._channel, self._payload(change))
-
-    def _payload(self, change: TableChange) -> str:
-        """A change as a notice's JSON text; past PostgreSQL's limit on a notice, without
-        the move (whoever hears it reads the table instead)."""
-        news: dict[str, Any] = {
-            "table": change.table_id,
-            "count": change.count,
-            "status": change.status,
-            "seat": change.seat,
-            "origin": self.origin,
-        }
-        if change.move is not None:
-            move = change.move
-            news["move"] = {
-                "action": move.action,
-                "timers": move.timers,
-                "change_deadline": move.change_deadline,
-                "deadline": move.deadline,
-                "state_check": move.state_check,
-                "shown_message": move.shown_message,
-                "mover_language": move.mover_language,
-            }
-            text = orjson.dumps(news).decode()
-            if len(text.encode()) <= NOTICE_BYTES:
-                return text
-            del news["move"]
-        return orjson.dumps(news).decode()
 
 
 class _Turns:

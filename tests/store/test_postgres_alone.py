@@ -16,7 +16,7 @@ from tests.store.helpers import finish, hand, move, new_match, state
 @pytest.fixture
 async def alone(postgres_url_fixture: str) -> AsyncIterator[PostgresStore]:
     store = PostgresStore(postgres_url_fixture)
-    store.announce = False
+    store.news.announce = False
     async with store:
         yield store
 
@@ -58,7 +58,7 @@ async def test_a_move_on_a_finished_match_is_refused(alone: PostgresStore) -> No
 async def test_racing_writers_of_one_move_write_it_once(alone: PostgresStore) -> None:
     mid = await new_match(alone)
     other = PostgresStore(alone.url)
-    other.announce = False
+    other.news.announce = False
     async with other:
         outcomes = await asyncio.gather(
             alone.record_move(move(mid, 1)),
