@@ -119,14 +119,16 @@ class ActivityClient:
             last = self.frames[-3:]
             raise AssertionError(f"timed out waiting for {what}; last frames: {last}") from None
 
-    async def wait_table(self, predicate: Callable[[Frame], Any], what: str = "") -> Frame:
+    async def wait_table(
+        self, predicate: Callable[[Frame], Any], what: str = "", timeout: float = 10.0
+    ) -> Frame:
         def found() -> Frame | None:
             for frame in reversed(self.frames):
                 if frame["type"] == "table":
                     return frame["table"] if predicate(frame["table"]) else None
             return None
 
-        table: Frame = await self.wait(found, what=what or "a table frame")
+        table: Frame = await self.wait(found, timeout, what=what or "a table frame")
         return table
 
     async def wait_closed(self, timeout: float = 10.0) -> int | None:

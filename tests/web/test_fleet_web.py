@@ -54,7 +54,7 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                 seat = stored.match.hand.turn
                 if stored.match.players[seat].id == str(alice.id):
                     state = await page.wait_table(
-                        lambda t: bool(t["mine"] and t["mine"]["moves"]), "alice's turn"
+                        lambda t: bool(t["mine"] and t["mine"]["moves"]), "alice's turn", 30
                     )
                     chosen = pick_move(state, rng)
                     assert chosen is not None and chosen[0] not in ("knock", "big_gin")
@@ -71,7 +71,7 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                 answered = await fake.slash(bob, channel, command, **(source or {}))
                 assert "⚠️" not in answered.text, answered.text
                 await page.wait_table(
-                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's move"
+                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's move", 30
                 )
                 # Bob's discard, the same way.
                 state = await fleet.table_in(channel)
@@ -85,7 +85,7 @@ async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> Non
                 answered = await fake.slash(bob, channel, "gin discard", card=str(discards[0].card))
                 assert "⚠️" not in answered.text, answered.text
                 await page.wait_table(
-                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's discard"
+                    lambda t, b=before: (t["hand"], t["boards"]) != b, "bob's discard", 30
                 )
             assert table["id"] == page.table["id"]
             await page.close()
