@@ -39,8 +39,9 @@ def describe_action(match: Match, action: Action, hand: Hand | None = None) -> s
     return tr("{name} declared Big Gin!", name=name)
 
 
-def table_title(match: Match) -> str:
-    n = match.hand_number
+def table_title(match: Match, number: int | None = None) -> str:
+    """The public table's title for the hand in play (or hand ``number`` of the match)."""
+    n = match.hand_number if number is None else number
     mode = match.mode
     if mode.plays_rounds:
         return tr("Gin Rummy · elimination · round {number}", number=n)

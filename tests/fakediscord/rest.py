@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -89,6 +90,23 @@ class FaultRule:
 RateLimitRule = FaultRule  # the name older tests use
 
 
+@dataclass
+class Latency:
+    """Requests whose method matches and whose path contains `path_part` are answered
+    `seconds` late, as a slow Discord answers (until `stop()`)."""
+
+    method: str
+    path_part: str
+    seconds: float
+    active: bool = True
+
+    def matches(self, request: web.Request) -> bool:
+        return self.active and request.method == self.method and self.path_part in request.path
+
+    def stop(self) -> None:
+        self.active = False
+
+
 # The request's parsed body, read once by the middleware.
 _BODY = web.RequestKey("fake_body", tuple)
 
@@ -129,6 +147,7 @@ class Rest:
         self.fake = fake
         self.store = fake.store
         self.rate_limits: list[FaultRule] = []
+        self.latencies: list[Latency] = []
         # Requests the bot made, by method and route (ids left out): interaction callbacks
         # and webhooks are counted apart, as Discord's global rate limit leaves them out.
         self.requests: Counter[str] = Counter()
@@ -204,6 +223,9 @@ class Rest:
             # its own documented rules (``oauth``).
             if path.startswith(API) and path != API + TOKEN_ROUTE:
                 await self._check_spec(request)
+            for slow in self.latencies:
+                if slow.matches(request):
+                    await asyncio.sleep(slow.seconds)
             for rule in self.rate_limits:
                 if rule.matches(request):
                     rule.take()

@@ -45,7 +45,7 @@ from .models import (
 )
 from .oauth import DEFAULT_ENTRY_POINT, ActivityInstance, OAuth
 from .openapi import Violation
-from .rest import FOREVER, FaultRule, Rest
+from .rest import FOREVER, FaultRule, Latency, Rest
 from .store import Store
 from .validation import data_uri
 
@@ -307,6 +307,13 @@ class FakeDiscord:
         rule = FaultRule(method.upper(), path_part, count, retry_after, is_global)
         self.rest.rate_limits.append(rule)
         return rule
+
+    def slow_down(self, method: str, path_part: str, seconds: float) -> Latency:
+        """Matching requests are answered ``seconds`` late until ``stop()``: a Discord that
+        is slow, not failing."""
+        latency = Latency(method.upper(), path_part, seconds)
+        self.rest.latencies.append(latency)
+        return latency
 
     def inject_fault(
         self, method: str, path_part: str, *, status: int, code: int = 0, count: int = 1

@@ -516,31 +516,25 @@ class Screens:
         return True
 
     async def _sync_channel(self, table: Table) -> bool:
-        """One pass over the channel's messages: the showdowns, then the result or the new
-        hand's table; False if some of it must be retried."""
+        """The channel's messages brought up to date a step at a time, in the order of the
+        game (``ChannelScreens.show_next``: the showdowns, then the result or the hand's
+        table), each step's ids saved as it lands; False if some of it must be retried."""
         async with table.lock:
             pass
-        match = table.match
-        if match is None:
+        if table.match is None:
             return True
-        before = repr(table.screen_ids)
         language = self.languages.of_channel(table)
-        result = Priority.RESULT
         channel = self.channel
-        done = await self._step(
-            table, "the showdowns", lambda: channel.post_showdowns(table), language, result
-        )
-        if match.is_over:
-            if done:  # the result comes after the last showdown, never before it
-                done = await self._step(
-                    table,
-                    "the match result",
-                    lambda: channel.post_match_over(table),
-                    language,
-                    result,
-                )
-        elif done:  # the new hand's table comes after the last hand's showdown
-            done = await self._step(
-                table, "the public table", lambda: channel.update_public(table), language, result
-            )
-        return await self._saved(table, before) and done
+        more = True
+        while more:
+            before = repr(table.screen_ids)
+            more = False
+
+            async def step() -> None:
+                nonlocal more
+                more = await channel.show_next(table)
+
+            done = await self._step(table, "the channel", step, language, Priority.RESULT)
+            if not (await self._saved(table, before) and done):
+                return False
+        return True

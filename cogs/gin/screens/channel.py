@@ -8,6 +8,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import discord
 
@@ -18,7 +19,7 @@ from bot.pacing import Priority
 from bot.render.common import Panel
 from bot.render.result import match_over_panel
 from bot.render.showdown import showdown_panel
-from bot.render.table import table_panel
+from bot.render.table import table_panel, table_title
 from bot.tables import Table
 from bot.tables.records import Records
 from cogs.gin.languages import Languages
@@ -78,55 +79,99 @@ class ChannelScreens:
         self.launch = False  # the Activity is set up: the table offers Play at the table
         self.background: set[asyncio.Task[None]] = set()
 
-    async def post_showdowns(self, table: Table) -> None:
-        """Each finished board once, in order: its showdown in the channel. A hand counts as
-        shown once all its boards are; its last board's showdown takes the place of the
-        hand's table message. Hands that ended before the channel caught up (a busy or
-        rate-limited channel, quick players) are read back from the store: every showdown
-        reaches the channel, late if it must."""
+    async def show_next(self, table: Table) -> bool:
+        """The channel's next message, in the order the game went: the first finished board
+        whose showdown is not there yet, else the result of a match that is over, else the
+        current hand's table. True when it posted a showdown or a new hand's table, after
+        which more may follow (the caller asks again).
+
+        Each step is chosen from the table as it is when the step begins, never from a list
+        worked out before an earlier post: hands that end while the channel is posting (a
+        rate-limited channel, quick players) come next, in order, and the result or a newer
+        hand's table waits until every showdown before it is in the channel."""
+        match = table.match
+        assert match is not None
+        pending, hand_number, over = await self._unshown(table)
+        if pending:  # chosen from one moment's state, whatever happened since
+            await self._post_showdown(table, pending, hand_number, over)
+            return True
+        live = table.match
+        if live is not match or (hand_number, over) != (live.hand_number, live.is_over):
+            return True  # the game went on while the store answered: look again
+        if over:
+            await self.post_match_over(table)
+            return False
+        return await self.update_public(table)
+
+    async def _post_showdown(
+        self, table: Table, pending: list[HandRecord], hand_number: int, over: bool
+    ) -> None:
+        """The first of the unshown boards (``pending``, read when the hand in play was
+        ``hand_number``) shown in the channel. A hand counts as shown once all its boards
+        are; its last board's showdown takes the place of the hand's table message, so a
+        hand has one message. Hands that ended before the channel caught up are read back
+        from the store: every showdown reaches the channel, late if it must."""
         match = table.match
         assert match is not None
         ids = ScreenIds(table.screen_ids)
         faces = self.private.hands.faces
-        pending = await self._unshown(table)
-        for index, record in enumerate(pending):
-            hand_over = record.number < match.hand_number or match.is_over
-            last_board = hand_over and all(r.number != record.number for r in pending[index + 1 :])
-            public = ids.public
-            # The hand's table message becomes its (last) showdown: one message per hand.
-            merge = last_board and public is not None and ids.public_hand == record.number
-            panel = embed(
-                showdown_panel(match, record.number, record.result, record.board, faces.card),
+        record = pending[0]
+        hand_over = record.number < hand_number or over
+        last_board = hand_over and all(r.number != record.number for r in pending[1:])
+        if last_board and ids.public_hand != record.number and self.screens(table.id).recovering:
+            await self._find_table(table, record.number)
+        public = ids.public
+        # The hand's table message becomes its (last) showdown: one message per hand.
+        merge = last_board and public is not None and ids.public_hand == record.number
+        panel = embed(
+            showdown_panel(match, record.number, record.result, record.board, faces.card),
+            SHOWDOWN_COLOUR,
+        )
+        key = f"s{record.number}" + (f"b{record.board}" if record.board else "")
+        files = await self._showdown_picture(table, record)
+        public_panel = panel
+        if files:  # the picture shows the cards; the text beside it names them
+            public_panel = embed(
+                showdown_panel(match, record.number, record.result, record.board),
                 SHOWDOWN_COLOUR,
             )
-            key = f"s{record.number}" + (f"b{record.board}" if record.board else "")
-            files = await self._showdown_picture(table, record)
-            public_panel = panel
-            if files:  # the picture shows the cards; the text beside it names them
-                public_panel = embed(
-                    showdown_panel(match, record.number, record.result, record.board),
-                    SHOWDOWN_COLOUR,
-                )
-                public_panel.set_image(url=f"attachment://{files[0].filename}")
-            payload = message_payload([public_panel], None)
-            try:
-                await self._show_showdown(table, key, public if merge else None, payload, files)
-            except discord.Forbidden:
-                if not files:
-                    raise
-                # No Attach Files in this channel: the showdown goes as text, cards and all.
-                log.warning(
-                    "table %s: no permission to attach the showdown's picture in channel %s",
-                    table.id,
-                    table.channel_id,
-                )
-                payload = message_payload([panel], None)
-                await self._show_showdown(table, key, public if merge else None, payload, [])
-            if last_board:
-                ids.shown_hands = record.number
-                ids.shown_boards = []
-            else:
-                ids.shown_boards = [*ids.shown_boards, record.board]
+            public_panel.set_image(url=f"attachment://{files[0].filename}")
+        payload = message_payload([public_panel], None)
+        try:
+            await self._show_showdown(table, key, public if merge else None, payload, files)
+        except discord.Forbidden:
+            if not files:
+                raise
+            # No Attach Files in this channel: the showdown goes as text, cards and all.
+            log.warning(
+                "table %s: no permission to attach the showdown's picture in channel %s",
+                table.id,
+                table.channel_id,
+            )
+            payload = message_payload([panel], None)
+            await self._show_showdown(table, key, public if merge else None, payload, [])
+        if last_board:
+            ids.shown_hands = record.number
+            ids.shown_boards = []
+        else:
+            ids.shown_boards = [*ids.shown_boards, record.board]
+
+    async def _find_table(self, table: Table, number: int) -> None:
+        """After a restart: the table of hand ``number`` may have been posted before the
+        stop and its id not saved; found, its showdown takes its place as in any hand."""
+        match = table.match
+        assert match is not None
+        ids = ScreenIds(table.screen_ids)
+        heading = replace(table_panel(match), title=table_title(match, number))
+        found = await self.messenger.posted_since(
+            int(table.channel_id),
+            ids.channel_anchor(),
+            table.created_at,
+            message_payload([embed(heading)], None),
+        )
+        if found is not None:
+            log.info("table %s: hand %s's table was posted before the restart", table.id, number)
+            ids.public, ids.public_hand = found, number
 
     async def _show_showdown(
         self,
@@ -148,28 +193,33 @@ class ChannelScreens:
                 table, key, payload, after=ids.channel_anchor(), files=files
             )
 
-    async def _unshown(self, table: Table) -> list[HandRecord]:
-        """The finished boards whose showdowns are not in the channel yet, in order; those
-        no longer kept in memory come from the store."""
+    async def _unshown(self, table: Table) -> tuple[list[HandRecord], int, bool]:
+        """The finished boards whose showdowns are not in the channel yet, in order, with
+        the hand in play and whether the match is over: all as they were at one moment,
+        when no move was being committed (so every finished hand no longer kept in memory
+        is in the store, where it is read)."""
+        async with table.lock:
+            pass  # a move being committed finishes first
         match = table.match
         assert match is not None
         ids = ScreenIds(table.screen_ids)
         done, boards = ids.shown_hands, set(ids.shown_boards)
+        hand_number, over, kept = match.hand_number, match.is_over, list(match.history)
 
         def unshown(record: HandRecord) -> bool:
             if record.number <= done:
                 return False
             return not (record.number == done + 1 and record.board in boards)
 
-        kept = [r for r in match.history if unshown(r)]
-        oldest_kept = min((r.number for r in match.history), default=match.hand_number + 1)
-        if done + 1 < oldest_kept and match.hand_number > done + 1:
+        pending = [r for r in kept if unshown(r)]
+        oldest_kept = min((r.number for r in kept), default=hand_number + 1)
+        if done + 1 < oldest_kept and hand_number > done + 1:
             stored = [
                 HandRecord.from_dict(row.result) for row in await self.records.hands(table.id)
             ]
-            older = [r for r in stored if r.number < oldest_kept and unshown(r)]
-            kept = older + kept
-        return sorted(kept, key=lambda r: (r.number, r.board))
+            # Hands that ended while the store answered are left for the next step.
+            pending += [r for r in stored if r.number < oldest_kept and unshown(r)]
+        return sorted(pending, key=lambda r: (r.number, r.board)), hand_number, over
 
     async def _showdown_picture(self, table: Table, record: HandRecord) -> list[Attachment]:
         """The showdown as a picture, when the server wants pictures and the hand had a
@@ -236,9 +286,9 @@ class ChannelScreens:
             int(table.channel_id), message_id, payload, fingerprint(payload)
         )
 
-    async def update_public(self, table: Table) -> None:
-        """The hand's public table: posted for a new hand, else edited for spectators by a
-        task of its own, at most once an interval."""
+    async def update_public(self, table: Table) -> bool:
+        """The hand's public table: posted for a new hand (True), else edited for spectators
+        by a task of its own, at most once an interval."""
         match = table.match
         assert match is not None
         ids = ScreenIds(table.screen_ids)
@@ -254,11 +304,11 @@ class ChannelScreens:
             ids.public_hand = number
             self.messenger.ledger.record(message_id, fingerprint(payload))
             screens.public_edited = time.monotonic()
-            return
+            return True
         if ids.showdown_shown == ids.public:
-            return  # it shows the hand's showdown now; the next hand gets a table of its own
+            return False  # it shows the hand's showdown now; the next hand gets its own
         if self._all_at_the_table(table):
-            return  # the Activity shows them every move; the channel's table waits for the end
+            return False  # the Activity shows them every move; the channel's table waits
         # Spectators don't need every move the instant it happens: the public table is
         # edited by a task of its own, at most once per interval, when the budget allows,
         # showing the newest state when its turn comes. No player's screen waits for it.
@@ -270,6 +320,7 @@ class ChannelScreens:
             screens.public_job = task
             self.background.add(task)
             task.add_done_callback(self.background.discard)
+        return False
 
     def _all_at_the_table(self, table: Table) -> bool:
         """Every person seated has the table open in the Activity."""

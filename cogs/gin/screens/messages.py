@@ -288,6 +288,14 @@ class Messenger:
         await self.edit(channel_id, found, payload, fingerprint(payload))
         return found
 
+    async def posted_since(
+        self, channel_id: int, after: int, since: datetime | None, payload: Payload
+    ) -> int | None:
+        """A message of the bot's in the channel, after the id ``after`` and not before
+        ``since``, headed as ``payload`` is (None: none)."""
+        anchor = max(after, snowflake_at(since))
+        return await self._posted_before(channel_id, anchor, payload, _same_heading)
+
     async def _posted_before(
         self,
         channel_id: int,
