@@ -114,24 +114,40 @@ def _hand_title(match: Match, seat: int, hand: Hand) -> str:
     return tr("Your hand · vs {opponent} · hand {number}", opponent=other, number=match.hand_number)
 
 
-def elsewhere_panel(match: Match, seat: int, *, where: str, where_text: str = "") -> Panel:
-    """A DM hand while its player plays from the channel: where their hand is now (their
-    latest private reply there), and how to play here again. No cards, no turn: the reply
-    is the one live hand. ``where`` for the footer (as written), ``where_text`` for the
-    text (markdown; ``where`` when not given)."""
+def resting_cards(hand: Hand, seat: int) -> tuple[Card, ...]:
+    """The cards a player holds between turns: mid-turn, the ones they held before the
+    draw (the card just drawn is left out until the discard settles the hand)."""
+    cards = list(hand.hands.get(seat, ()))
+    drawn = hand.last_drawn
+    if hand.turn == seat and hand.phase is Phase.DISCARD and drawn is not None and drawn in cards:
+        cards.remove(drawn)
+    return tuple(sorted(cards))
+
+
+def elsewhere_panel(
+    match: Match, seat: int, *, where: str, where_text: str = "", face: Face = str
+) -> Panel:
+    """A DM hand while its player plays from the channel: their cards as they stand between
+    turns, and where their turn's buttons are (their latest private reply there), with how
+    to play here again. The reply is the one live hand: no turn here, but always the
+    cards. ``where`` for the footer (as written), ``where_text`` for the text (markdown;
+    ``where`` when not given)."""
     hand = match.board_of(seat)
     footer = scores_line(match) + (f" · {where}" if where else "")
-    title = (
-        tr("Gin Rummy · hand {number}", number=match.hand_number)
-        if hand is None
-        else _hand_title(match, seat, hand)
-    )
-    body = tr(
-        "You're playing this hand in {where}: your cards and your turn are on your latest "
-        "private reply there. Press **Play here** to play it in this DM instead.",
+    if hand is None:
+        return Panel(
+            tr("Gin Rummy · hand {number}", number=match.hand_number),
+            translate(match.mode.not_playing(match, seat)),
+            footer,
+        )
+    said = tr(
+        "Your turn's buttons are on your latest private reply in {where}. Press **Play "
+        "here** to play this hand in this DM instead.",
         where=where_text or where,
     )
-    return Panel(title, body, footer)
+    cards = list(resting_cards(hand, seat))
+    lines = [*hand_lines(hand.arrangement(cards), None, face), said]
+    return Panel(_hand_title(match, seat, hand), "\n".join(lines), footer)
 
 
 NEW_CARD = "🆕"  # marks the card just drawn

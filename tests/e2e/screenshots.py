@@ -31,6 +31,7 @@ from tests.gin.players import choose
 TOKEN = "fake.bot.token"
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 760
+PHONE = 400  # a phone's screen, in CSS pixels
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Shot:
     name: str
     title: str
     messages: list[Message]
+    width: int = WIDTH
 
 
 async def capture(seed: int, target: int, variant: str) -> tuple[list[Shot], Screen]:
@@ -87,6 +89,7 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
         return [frozen(m) for m in ours]
 
     hand_shot = table_shot = showdown_shot = alert_shot = stale_shot = reply_shot = False
+    show_shot = False
     reply: InteractionResult | None = None  # Alice's last reply, waiting to carry her turn
     reply_hand = 0
     while not game.match.is_over:
@@ -113,13 +116,24 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
             shots.append(Shot("alert", "Alice's turn comes: her hand, sent afresh", alert[-1:]))
             alert_shot = True
         number = game.match.hand_number
+        if reply_shot and not show_shot and seat != alice_seat:
+            # Alice presses Show my hand on the table while Bob plays: the buttons move to
+            # the reply, and her DM, as her phone shows it, keeps her cards.
+            table = game.table
+            assert table is not None
+            public_table = fake.message(table.display["public"])
+            await fake.click(world.alice, public_table, f"gin:show:{table.id}")
+            await settle()
+            title = "After Show my hand: Alice's DM on her phone"
+            shots.append(Shot("show-dm", title, dm()[-1:], width=PHONE))
+            show_shot = True
         action = choose(hand, "knocker", rng)
         if reply is not None and seat == alice_seat:
             await settle()
             if number == reply_hand and reply.message is not None:
                 title = "Alice plays by slash command: her turn comes back on her last reply"
                 shots.append(Shot("reply", title, [frozen(reply.message)]))
-                title = "Meanwhile her DM hand says where the hand is"
+                title = "Meanwhile her DM hand keeps her cards and says where the buttons are"
                 shots.append(Shot("elsewhere", title, dm()[-1:]))
                 reply_shot = True
             reply = None  # a hand that ended meanwhile: the next turn of hers tries again
@@ -165,7 +179,7 @@ async def play(world: World, game: Game, seed: int, target: int, variant: str) -
     return shots
 
 
-def photograph(html: Path, png: Path, chromium: str) -> None:
+def photograph(html: Path, png: Path, chromium: str, width: int = WIDTH) -> None:
     """Headless Chromium's picture of the page, cut to where the page ends."""
     subprocess.run(
         [
@@ -175,7 +189,7 @@ def photograph(html: Path, png: Path, chromium: str) -> None:
             "--disable-gpu",
             "--hide-scrollbars",
             "--force-device-scale-factor=1",
-            f"--window-size={WIDTH},4000",
+            f"--window-size={width},4000",
             f"--screenshot={png}",
             html.as_uri(),
         ],
@@ -214,11 +228,11 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="screens-") as folder:
         for shot in shots:
-            page = Page(screen, shot.title, width=WIDTH)
+            page = Page(screen, shot.title, width=shot.width)
             html = Path(folder) / f"{shot.name}.html"
             html.write_text(page.html(shot.messages), encoding="utf-8")
             png = args.out / f"screen-{shot.name}.png"
-            photograph(html, png, chromium)
+            photograph(html, png, chromium, shot.width)
             if args.html:
                 shutil.copy(html, args.out / html.name)
             print(f"{png.relative_to(ROOT) if png.is_relative_to(ROOT) else png}")

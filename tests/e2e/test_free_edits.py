@@ -6,6 +6,7 @@ itself, and the game goes on all the same."""
 from __future__ import annotations
 
 from bot.client import GinBot
+from bot.render.hand import resting_cards
 from tests.e2e.conftest import World, looked_away
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import quiet_move, settle
@@ -78,7 +79,8 @@ async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
 ) -> None:
     """A player who moves by slash command is looking at the channel: their turn's hand-off
     edits the private reply to their last move there (free, through its token), and their DM
-    hand is left as it is; the reply's buttons make the next move."""
+    hand, which keeps their cards, is edited only when a discard changes them; the reply's
+    buttons make the next move."""
     fake = world.fake
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
@@ -89,12 +91,16 @@ async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
         replies[action.seat] = await game.command(action)
         await settle()
     before = fake.rest.requests_by_place[DM_EDIT]
+    changed = 0
     for _ in range(10):  # moves that keep the hand going: no showdown on the DM hands
         action = quiet_move(game.match.hand)
+        held = resting_cards(game.match.hand, action.seat)
         replies[action.seat] = await game.command(action)
         await settle()
+        changed += resting_cards(game.match.hand, action.seat) != held
     requests = fake.rest.requests_by_place
-    assert requests[DM_EDIT] == before, dict(requests)  # no DM hand was edited
+    # Only a discard that changed the cards held edited a DM hand; no hand-off did.
+    assert requests[DM_EDIT] == before + changed, dict(requests)
     seat = game.match.hand.turn
     reply = replies[seat].message
     assert reply is not None and reply.ephemeral
@@ -102,10 +108,12 @@ async def test_a_hand_off_to_a_player_moving_by_command_edits_their_reply(
     assert any(move in custom_id for custom_id in reply.custom_ids()), reply.custom_ids()
     # Its buttons play: a move made on the reply is carried by it too.
     action = quiet_move(game.match.hand)
+    held = resting_cards(game.match.hand, action.seat)
     result = await game.button(action, message=reply)
     assert "⚠️" not in result.text, result.text
     await settle()
-    assert fake.rest.requests_by_place[DM_EDIT] == before
+    changed += resting_cards(game.match.hand, action.seat) != held
+    assert fake.rest.requests_by_place[DM_EDIT] == before + changed
 
 
 async def test_a_reply_that_cannot_be_edited_leaves_the_hand_off_to_the_dm(

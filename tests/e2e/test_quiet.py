@@ -115,9 +115,10 @@ async def test_a_move_by_command_makes_the_dm_hand_say_where_the_hand_is(
     world: World, bot: GinBot
 ) -> None:
     """The command's private reply shows the move and is the mover's live hand from then
-    on: their DM hand loses its buttons once, to a line saying where the hand is, and is
-    not edited again while they play from the channel; its Play here brings the hand
-    back to the DM, and the reply goes."""
+    on: their DM hand loses its buttons, keeps the cards and says where the buttons are,
+    and is edited only when the cards held between turns change (once a turn, by the
+    discard) while they play from the channel; its Play here brings the hand back to the
+    DM, and the reply goes."""
     fake = world.fake
     game = Game(world, bot)
     table = await game.start(world.alice, world.bob)
@@ -133,10 +134,13 @@ async def test_a_move_by_command_makes_the_dm_hand_say_where_the_hand_is(
     assert line.custom_ids() == [here], line.custom_ids()
     assert "latest private reply" in line.text and "🃏" not in line.content
     versions = len(line.versions)
+    turns = 0
     for _ in range(4):  # both play on from the channel
-        await game.command(quiet_move(game.match.hand))
+        action = quiet_move(game.match.hand)
+        turns += action.seat == seat and action.kind is ActionKind.DISCARD
+        await game.command(action)
         await settle()
-    assert len(fake.message(dm.id).versions) == versions, "the DM line was edited again"
+    assert len(fake.message(dm.id).versions) == versions + turns, "edited more than once a turn"
     back = await fake.click(user, fake.message(dm.id), here)
     assert back.type == 7 and "Your hand is here again" in back.text, back.text
     await settle()

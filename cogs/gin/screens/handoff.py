@@ -4,8 +4,9 @@ A player has one live hand at a time: the message that shows their cards with th
 their turn. It is their DM hand, or, while they play from the channel, the private reply to
 their latest move or `/gin hand` there (the "carrier", edited through its interaction's own
 token: no call of the REST budget). While a reply carries their hand, their DM hand is
-"dormant": a line saying where their hand is, with a button to play in the DMs again, and no
-move buttons; older replies are deleted as newer ones come. After a change of the table each
+"dormant": their cards as they stand between turns, saying where the turn's buttons are, with
+a button to play in the DMs again and no move buttons; older replies are deleted as newer
+ones come. After a change of the table each
 player's screens are brought up to date by a few deliveries, chosen here from the state of the
 game and of their screens alone (no I/O, no Discord, no clock but the ``now`` it is given), so
 that every case can be tested by itself:
@@ -16,8 +17,9 @@ that every case can be tested by itself:
   began and they are not watching (the older copy is deleted, and a reply that carried their
   hand says it went to the DMs);
 - ``EDIT_CARRIER``: the reply that carries their hand shows it as it is now;
-- ``DORMANT_DM``: the DM hand becomes the dormant line (a reply carries their hand now);
-- ``SEND_DORMANT``: a new hand's DM, as the dormant line (its reply carries the new hand);
+- ``DORMANT_DM``: the DM hand becomes (or is brought up to date as) the dormant hand: the
+  cards without the buttons (a reply carries their turn now);
+- ``SEND_DORMANT``: a new hand's DM, as the dormant hand (its reply carries the new hand);
 - ``EDIT_REPLY``: their DMs are closed: the latest private reply is kept up to date.
 
 A turn that begins while its player is watching (they moved moments ago) is shown without a

@@ -13,7 +13,7 @@ from bot.emojis import CardEmojis
 from bot.gin.hand import Action
 from bot.i18n import language, speaking, tr
 from bot.render.coach import hint_text
-from bot.render.hand import elsewhere_panel, hand_panel
+from bot.render.hand import elsewhere_panel, hand_panel, resting_cards
 from bot.tables import Table, clock
 from cogs.gin.people import safe
 from cogs.gin.screens.ledger import Key, Ledger, Ref, fingerprint
@@ -43,11 +43,11 @@ def has_buttons(key: Key) -> bool:
     return state[0] not in ("waiting", "out") and not state[2]
 
 
-ELSEWHERE = "elsewhere"  # the first part of a DM hand's key while a reply carries the hand
+ELSEWHERE = "elsewhere"  # the first part of a DM hand's key while a reply carries the turn
 
 
 def is_elsewhere(key: Key | None) -> bool:
-    """Whether a private key describes the DM line of a hand played from the channel."""
+    """Whether a private key describes the DM hand of a hand played from the channel."""
     return key is not None and key[0] == ELSEWHERE
 
 
@@ -200,10 +200,13 @@ class Hands:
         return rendered
 
     def elsewhere_key(self, table: Table, seat: int) -> Key:
-        """What the DM line of a hand played from the channel depends on."""
+        """What the DM hand of a hand played from the channel depends on: the cards held
+        between turns (so it is edited once a turn at most), not each move."""
         match = table.match
         assert match is not None
         where = self.where(table)
+        board = match.board_of(seat)
+        cards = () if board is None else resting_cards(board, seat)
         return (
             ELSEWHERE,
             match.hand_number,
@@ -211,15 +214,16 @@ class Hands:
             where,
             language(),
             self.where_text(table),
+            cards,
         )
 
     def render_elsewhere(self, table: Table, seat: int) -> PrivateHand:
-        """The DM hand while a private reply in the channel carries it: where it is, and a
-        button to play it here again."""
+        """The DM hand while a private reply in the channel carries the turn: the cards,
+        where the buttons are, and a button to play here again."""
         match = table.match
         assert match is not None
         key = self.elsewhere_key(table, seat)
-        panel = elsewhere_panel(match, seat, where=key[3], where_text=key[5])
+        panel = elsewhere_panel(match, seat, where=key[3], where_text=key[5], face=self.faces.card)
         embeds = [embed(panel)]
         view = elsewhere_view(table)
         payload = {"content": "", **message_payload(embeds, view)}
