@@ -165,6 +165,22 @@ def test_a_turn_shown_silently_and_not_taken_up_means_they_looked_away() -> None
     assert practice  # the bot answers at once: nobody walks away from that
 
 
+def test_a_turn_shown_silently_gets_the_whole_looking_time_from_when_it_was_shown() -> None:
+    """The opponent took 25 s, so the turn was shown 25 s after the player's own move: they
+    still have 30 s from then to take it up, not the 5 s left of the window of their move."""
+    acted, shown = 100.0, 125.0
+    for later, watching in ((5.0, True), (29.0, True), (30.0, False)):
+        seen = handoff.looking(
+            shown + later,
+            acted,
+            1,
+            alone_with_bots=False,
+            looking_seconds=30.0,
+            shown_silently=shown,
+        )
+        assert seen is watching, later
+
+
 def two_player_match() -> Match:
     return Match.start((Player("a", "Ann"), Player("b", "Bob")), Settings(), seed="handoff")
 

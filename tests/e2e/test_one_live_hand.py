@@ -184,3 +184,43 @@ async def test_a_reminder_is_the_hand_itself_and_leaves_nothing_once_they_move(
     await settle()
     assert not any("⏰" in m.text for m in fake.dm_messages(user))
     assert not any(PING in m.text for m in fake.dm_messages(user))
+
+
+async def test_a_turn_shown_silently_on_a_reply_gets_the_whole_looking_time(
+    world: World, bot: GinBot
+) -> None:
+    """The opponent took most of the looking time over their turn: the turn comes silently
+    on the player's reply, keeps its buttons there, and is alerted only once the whole
+    looking time has passed since it was shown (not since the player's own move), however
+    many syncs come in between."""
+    fake = world.fake
+    screens = screens_of(bot)
+    screens.looking_seconds = 4.0
+    game = Game(world, bot)
+    table = await game.start(world.alice, world.bob)
+    await settle()
+    for _ in range(4):
+        await game.command(quiet_move(game.match.hand))
+        await settle()
+    waiting = 1 - game.match.hand.turn
+    user = game.user(waiting)
+    seat_screen = screens.tables(table.id).seat(waiting)
+    seat_screen.acted -= 3.6  # the opponent took 3.6 s of the 4 over their turn
+    alerts = len(pings(fake, user, deleted=True))
+    await game.command(quiet_move(game.match.hand))
+    before = time.monotonic()  # the turn is shown after this
+    await game.command(quiet_move(game.match.hand))
+    assert game.match.hand.turn == waiting
+    await settle()
+    (reply,) = replies_of(fake, user, world.channel.id)
+    move = f"gin:mv:{table.id}:{table.token(waiting)}:"
+    assert any(move in c for c in reply.custom_ids())
+    await fake.wait_for(lambda: time.monotonic() - before > 1.0, what="the move's window to pass")
+    await screens.sync(table)  # any sync meanwhile (a timer, another player's screen)
+    await fake.wait_for(lambda: time.monotonic() - before > 3.0, what="most of the looking time")
+    assert len(pings(fake, user, deleted=True)) == alerts, "alerted before its looking time"
+    assert any(move in c for c in fake.message(reply.id).custom_ids()), "the buttons went"
+    await fake.wait_for(
+        lambda: len(pings(fake, user, deleted=True)) > alerts, timeout=10, what="the alert"
+    )
+    assert time.monotonic() - before >= 4.0

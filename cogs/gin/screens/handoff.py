@@ -159,12 +159,13 @@ def looking(
     once), is watching the game: their turn needs no notification of its own. "Moments"
     are ``looking_seconds`` for each other player of their board, since each of those has a
     turn before theirs comes again: waiting for five others is not looking away. A turn
-    shown to them silently (``shown_silently``: when) that they have not taken up
-    ``looking_seconds`` later says they looked away after all."""
+    shown to them silently (``shown_silently``: when) has its own ``looking_seconds`` from
+    when it was shown, however long the others took before it: not taken up by then, it
+    says they looked away after all."""
     if alone_with_bots:
         return True
     if acted == -math.inf:
         return False
-    if shown_silently is not None and now - shown_silently >= looking_seconds:
-        return False
+    if shown_silently is not None:
+        return now - shown_silently < looking_seconds
     return now - acted < watching_window(looking_seconds, others)
