@@ -220,6 +220,53 @@ async def test_one_503_on_each_new_hand_dm_is_mended(world: World, bot: GinBot) 
     await game.wait_for_buttons(game.match.hand.turn)
 
 
+async def play_to_a_hands_end(game: Game, seed: int) -> Action:
+    """Play by the buttons until the next move would end the hand; that move."""
+    import random
+
+    from tests.gin.players import choose
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        action = choose(game.match.hand, "knocker", rng)
+        if ends_the_hand(game, action):
+            await settle()
+            return action
+        result = await game.button(action)
+        assert "⚠️" not in result.text, result.text
+    raise AssertionError("no hand ended")
+
+
+async def test_new_hand_dms_that_discord_retries_are_sent_side_by_side(
+    world: World, bot: GinBot
+) -> None:
+    """Each player's new hand gets three 500s, which discord.py waits out (seconds, each
+    time): the second player's DM is tried while the first one's is still being retried,
+    not after it landed."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob, target=500)
+    action = await play_to_a_hands_end(game, seed=7)
+    number = game.match.hand_number
+    rules = [
+        fake.inject_fault(
+            "POST", f"/channels/{fake.dm_channel(user).id}/messages", status=500, count=3
+        )
+        for user in (world.alice, world.bob)
+    ]
+    result = await game.button(action)
+    assert "⚠️" not in result.text, result.text
+
+    def landed() -> list[bool]:
+        hands = table.display.get("hands", {})
+        return [hands.get(str(seat), {}).get("hand") == number + 1 for seat in (0, 1)]
+
+    await fake.wait_for(lambda: all(rule.hits for rule in rules), what="both DMs tried")
+    assert not any(landed()), "one player's DM waited for the other's to land"
+    await fake.wait_for(lambda: all(landed()), timeout=30, what="both new hands by DM")
+    assert [rule.hits for rule in rules] == [3, 3]
+
+
 async def test_a_failed_answer_updates_the_latest_private_reply_when_dms_are_closed(
     world: World, bot: GinBot
 ) -> None:

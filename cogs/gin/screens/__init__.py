@@ -483,26 +483,23 @@ class Screens:
         return await self._saved(table, before) and done
 
     async def _private_hands(self, table: Table) -> bool:
-        """Each player's private hand, the player to act first; False if some of it must
-        be retried."""
+        """Each player's private hand, side by side (one player's DM that Discord is slow to
+        take, or that it retries, holds up no other's), the player to act at the most
+        urgent priority; False if some of it must be retried."""
         match = table.match
         assert match is not None
-        done = True
-        seats = sorted(table.human_seats, key=lambda seat: not to_act(table, seat))
-        for seat in seats:  # the bot needs no private message
-            if match.board_of(seat) is None:
-                continue  # sitting out or out: nothing new
-            done = (
-                await self._step(
-                    table,
-                    f"the hand of seat {seat}",
-                    lambda seat=seat: self.private.update(table, seat),  # type: ignore[misc]
-                    self.languages.of_player(table, seat),
-                    Priority.TURN if to_act(table, seat) else Priority.PLAYER,
-                )
-                and done
+        steps = [
+            self._step(
+                table,
+                f"the hand of seat {seat}",
+                lambda seat=seat: self.private.update(table, seat),  # type: ignore[misc]
+                self.languages.of_player(table, seat),
+                Priority.TURN if to_act(table, seat) else Priority.PLAYER,
             )
-        return done
+            for seat in sorted(table.human_seats, key=lambda seat: not to_act(table, seat))
+            if match.board_of(seat) is not None  # sitting out or out: nothing new
+        ]  # the bot needs no private message
+        return all(await asyncio.gather(*steps))
 
     async def _saved(self, table: Table, before: str) -> bool:
         """Save the message ids if they changed since ``before``; False if that failed."""
