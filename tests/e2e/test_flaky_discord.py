@@ -8,6 +8,8 @@ seconds while nobody moves, and no message says nothing changed.
 
 from __future__ import annotations
 
+import random
+import time
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from tests.e2e.conftest import World, looked_away, screens_of
 from tests.e2e.driver import Game
 from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
+from tests.gin.players import choose
 
 CALLBACK = "/callback"
 FAULTS = {
@@ -267,6 +270,48 @@ async def test_new_hand_dms_that_discord_retries_are_sent_side_by_side(
     assert [rule.hits for rule in rules] == [3, 3]
 
 
+async def test_screens_catch_up_within_seconds_of_a_few_seconds_of_503s(
+    world: World, bot: GinBot
+) -> None:
+    """Every message post and edit fails with a 503 for four seconds while the players go
+    on by slash command (their replies still work) and the hand ends: once Discord answers
+    again, both players' new hands come by DM (not given up for the channel) and the new
+    hand's table is in the channel within seconds, however many syncs failed meanwhile."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob, target=500)
+    rng = random.Random(5)
+    number = game.match.hand_number
+    down = [
+        fake.inject_fault(method, "/channels/", status=503, count=FakeDiscord.FOREVER)
+        for method in ("POST", "PATCH")
+    ]
+    start = time.monotonic()
+    while game.match.hand_number == number:
+        action = choose(game.match.hand, "knocker", rng)
+        if time.monotonic() - start < 3.0 and ends_the_hand(game, action):
+            action = quiet_move(game.match.hand)
+        result = await game.command(action)
+        assert "⚠️" not in result.text, result.text
+    await fake.wait_for(lambda: time.monotonic() - start > 4.0, what="four seconds of 503s")
+    failed = sum(rule.hits for rule in down)
+    for rule in down:
+        rule.stop()
+    ended = time.monotonic()
+
+    def caught_up() -> bool:
+        shown = table.display
+        hands = shown.get("hands", {})
+        dealt = all(hands.get(str(seat), {}).get("hand") == number + 1 for seat in (0, 1))
+        return dealt and shown.get("public_hand") == number + 1
+
+    await fake.wait_for(caught_up, timeout=60, what="the new hand's DMs and table")
+    took = time.monotonic() - ended
+    assert failed >= 4, failed
+    assert took < 6.0, f"the screens caught up {took:.1f} s after the faults ended"
+    assert not table.display.get("dm_closed"), "a DM was given up for the channel"
+
+
 async def test_a_failed_answer_updates_the_latest_private_reply_when_dms_are_closed(
     world: World, bot: GinBot
 ) -> None:
@@ -296,8 +341,9 @@ async def test_a_failed_answer_updates_the_latest_private_reply_when_dms_are_clo
 async def test_a_hand_that_cannot_be_sent_by_dm_falls_back_to_the_channel(
     world: World, bot: GinBot
 ) -> None:
-    """A DM channel that keeps failing (503 on every send): after a few tries the player is
-    mentioned in the channel and plays through `/gin hand`."""
+    """A DM channel that keeps failing (503 on every send): after a few tries over 15 s (a
+    shorter failure only delays the DM) the player is mentioned in the channel and plays
+    through `/gin hand`."""
     fake = world.fake
     dm = fake.dm_channel(world.bob)
     rule = fake.inject_fault(
@@ -317,7 +363,7 @@ async def test_a_hand_that_cannot_be_sent_by_dm_falls_back_to_the_channel(
             for m in fake.channel_messages(world.channel)
         )
 
-    await fake.wait_for(told_in_channel, timeout=10, what="bob to be told in the channel")
+    await fake.wait_for(told_in_channel, timeout=40, what="bob to be told in the channel")
     seat = table.seat_of(str(world.bob.id))
     assert table.display["dm_closed"][str(seat)] == game.match.hand_number
     assert rule.hits >= 3

@@ -51,8 +51,11 @@ from cogs.gin.views import embed
 log = logging.getLogger(__name__)
 
 RETRY_FIRST = 0.5  # seconds before a failed sync runs again; doubled each time
-RETRY_MAX = 30.0
-RETRY_GIVE_UP = 60  # failed syncs in a row after which a closed table is left as it is
+# The longest pause between tries of an open table: its players wait for what failed, so
+# the screens catch up within seconds of Discord answering again, however long it failed.
+RETRY_MAX = 4.0
+RETRY_MAX_CLOSED = 30.0  # ... of a closed table's last messages
+RETRY_GIVE_UP = 60  # failed tries in a row after which a closed table is left as it is
 
 __all__ = ["PrivateHand", "PrivateReply", "Screens"]
 
@@ -407,17 +410,20 @@ class Screens:
             retry.handle.cancel()
 
     def _retry_later(self, table: Table) -> None:
-        """Run the sync again after a pause that doubles with each failure in a row."""
+        """Run the sync again after a pause that doubles with each failed try in a row (a
+        sync that fails while a try is planned, after a move say, changes nothing: the
+        planned try shows its state too)."""
         screens = self.tables(table.id)
         retry = screens.retry = screens.retry or Retry()
+        if retry.handle is not None:
+            return
         retry.attempts += 1
         if not table.is_open and retry.attempts > RETRY_GIVE_UP:
             log.error("giving up on the last messages of closed table %s", table.id)
             screens.retry = None
             return
-        if retry.handle is not None:
-            return
-        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (retry.attempts - 1))
+        longest = RETRY_MAX if table.is_open else RETRY_MAX_CLOSED
+        delay = min(longest, RETRY_FIRST * 2 ** (retry.attempts - 1))
 
         def again() -> None:
             retry.handle = None

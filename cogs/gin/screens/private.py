@@ -42,7 +42,10 @@ from cogs.gin.views import embed, review_view
 log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007
-DM_ATTEMPTS = 4  # syncs that try a new hand's DM before the channel takes over
+# A new hand's DM that failed this many times, over at least this many seconds, is left to
+# the channel: a Discord that fails for a few seconds delays the DM, it does not lose it.
+DM_ATTEMPTS = 4
+DM_GIVE_UP_SECONDS = 15.0
 SHOWDOWN_COLOUR = discord.Colour.gold()
 
 
@@ -326,14 +329,18 @@ class PrivateScreens:
         return sent
 
     def _dm_failed(self, table: Table, seat: int) -> bool:
-        """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times."""
+        """Count a failed DM of this hand; True once it failed DM_ATTEMPTS times over at
+        least DM_GIVE_UP_SECONDS."""
         assert table.match is not None
         number = table.match.hand_number
         screen = self._seat(table, seat)
-        hand, failures = screen.dm_failures or (number, 0)
-        failures = failures + 1 if hand == number else 1
-        screen.dm_failures = (number, failures)
-        return failures >= DM_ATTEMPTS
+        now = time.monotonic()
+        hand, failures, since = screen.dm_failures or (number, 0, now)
+        if hand != number:
+            failures, since = 0, now
+        failures += 1
+        screen.dm_failures = (number, failures, since)
+        return failures >= DM_ATTEMPTS and now - since >= DM_GIVE_UP_SECONDS
 
     async def send(
         self,

@@ -68,7 +68,8 @@ class SeatScreen:
     # A turn of theirs shown without a notification, since they were watching: (its turn
     # key, when); they are alerted if they have not taken it up ``looking_seconds`` later.
     silent: tuple[str, float] | None = None
-    dm_failures: tuple[int, int] | None = None  # (hand, failed DMs of that hand)
+    # A new hand's DM that failed: (hand, failed tries, when the first failed).
+    dm_failures: tuple[int, int, float] | None = None
     acted: float = -math.inf  # when they last moved (monotonic)
     # The coach's suggestion for a turn of theirs, at a table with hints: (its token, the
     # move, None when it has none), and the token it is being worked out for.
