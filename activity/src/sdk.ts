@@ -27,19 +27,14 @@ export async function place(): Promise<Place> {
   if (query.has("frame_id")) {
     const sdk = new DiscordSDK(id);
     await sdk.ready();
-    let locale = "";
-    try {
-      locale = (await sdk.commands.userSettingsGetLocale()).locale;
-    } catch {
-      locale = navigator.language;
-    }
+    // The Discord client's language is read once signed in (it needs the identify scope).
     return {
       sdk,
       clientId: id,
       instanceId: sdk.instanceId,
       channelId: sdk.channelId ?? "",
       mock: false,
-      locale,
+      locale: navigator.language,
     };
   }
   const user = query.get("user_id") ?? "0";
@@ -82,6 +77,11 @@ export async function signIn(where: Place): Promise<SignedIn> {
   }
   if (!where.mock) {
     await where.sdk.commands.authenticate({ access_token: body.access_token });
+    try {
+      where.locale = (await where.sdk.commands.userSettingsGetLocale()).locale || where.locale;
+    } catch {
+      // the browser's language stays
+    }
   }
   return { accessToken: body.access_token };
 }
