@@ -20,7 +20,7 @@ from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from bot.tables.lobby import table_size
 from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.errors import COMMITTED, send, update
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
@@ -288,16 +288,15 @@ class Challenges:
         self, interaction: discord.Interaction[Any], table_id: int, answer: str
     ) -> None:
         """The Accept / Decline buttons on a challenge message."""
-        async with funnel(interaction):
-            table = self.service.by_id(table_id)
-            if table is None:
-                raise TableError(
-                    "That challenge is no longer open. Start a new one with `/gin challenge`."
-                )
-            if answer == "accept":
-                await self.accept(interaction, table, via_button=True)
-            else:
-                await self.decline(interaction, table, via_button=True)
+        table = self.service.by_id(table_id)
+        if table is None:
+            raise TableError(
+                "That challenge is no longer open. Start a new one with `/gin challenge`."
+            )
+        if answer == "accept":
+            await self.accept(interaction, table, via_button=True)
+        else:
+            await self.decline(interaction, table, via_button=True)
 
     async def accept(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool

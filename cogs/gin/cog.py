@@ -24,7 +24,6 @@ from cogs.gin.challenges import Challenges, given
 from cogs.gin.errors import (
     PUBLIC_ANSWER,
     disarm,
-    funnel,
     handle_error,
     send,
     taken,
@@ -183,15 +182,13 @@ class GinCog(commands.Cog):
         self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int
     ) -> None:
         """A page button: show that page in place of the current one."""
-        async with funnel(interaction):
-            embeds, view = await self.records.page(kind, arg, page, interaction)
-            await update(interaction, embeds=embeds, view=view)
+        embeds, view = await self.records.page(kind, arg, page, interaction)
+        await update(interaction, embeds=embeds, view=view)
 
     async def review(
         self, interaction: discord.Interaction[Any], table_id: int, hand: int, board: int
     ) -> None:
-        async with funnel(interaction):
-            await self.reviews.review(interaction, table_id, hand, board)
+        await self.reviews.review(interaction, table_id, hand, board)
 
     async def lobby_button(
         self, interaction: discord.Interaction[Any], table_id: int, what: str

@@ -23,7 +23,7 @@ from bot.render.table import table_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.errors import COMMITTED, send, update
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, player_of
 from cogs.gin.screens.messages import message_payload
@@ -189,19 +189,18 @@ class Lobbies:
 
     async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:
         """Join, Join team 1/2, Leave or Start on the lobby message."""
-        async with funnel(interaction):
-            table = self.service.by_id(table_id)
-            if table is None or not table.is_lobby:
-                raise TableError(
-                    "This table is no longer taking seats. Open a new one with `/gin open`."
-                )
-            if what == "leave":
-                await self.leave(interaction, table)
-            elif what == "start":
-                await self.start(interaction, table)
-            else:
-                team = {"team1": 0, "team2": 1}.get(what)
-                await self.join(interaction, table, team)
+        table = self.service.by_id(table_id)
+        if table is None or not table.is_lobby:
+            raise TableError(
+                "This table is no longer taking seats. Open a new one with `/gin open`."
+            )
+        if what == "leave":
+            await self.leave(interaction, table)
+        elif what == "start":
+            await self.start(interaction, table)
+        else:
+            team = {"team1": 0, "team2": 1}.get(what)
+            await self.join(interaction, table, team)
 
     async def _changed(
         self, interaction: discord.Interaction[Any], table: Table, started: bool, done: str

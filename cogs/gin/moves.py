@@ -27,7 +27,7 @@ from bot.render.common import Panel
 from bot.render.hand import discard_choices
 from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
 from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.errors import COMMITTED, send, update
 from cogs.gin.origin import DISCORD
 from cogs.gin.views import embed
 
@@ -116,7 +116,7 @@ class Moves:
         card: Card | None,
     ) -> None:
         """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
-        async with funnel(interaction), self.after.activity():
+        async with self.after.activity():
             table = await self.service.find(table_id)  # opened by another process, maybe
             if table is None:
                 raise TableError(GAME_OVER)
@@ -229,20 +229,19 @@ class Moves:
     async def play_here(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """Play here, on a DM hand whose player was playing from the channel: the DM hand
         shows the hand with its buttons again, and is their live hand."""
-        async with funnel(interaction):
-            table = await self.service.find(table_id)
-            match = None if table is None else table.match
-            if table is None or not table.is_open or match is None or match.is_over:
-                raise TableError(GAME_OVER)
-            seat = table.seat_of(str(interaction.user.id))
-            if seat is None:
-                raise TableError(
-                    "You have no hand here: you're not playing at this table. Start your own "
-                    "game with `/gin challenge`."
-                )
-            if match.board_of(seat) is None:
-                raise refusal(match.mode.not_playing(match, seat))
-            await self.screens.show_now(interaction, table, seat, tr(HERE))
+        table = await self.service.find(table_id)
+        match = None if table is None else table.match
+        if table is None or not table.is_open or match is None or match.is_over:
+            raise TableError(GAME_OVER)
+        seat = table.seat_of(str(interaction.user.id))
+        if seat is None:
+            raise TableError(
+                "You have no hand here: you're not playing at this table. Start your own "
+                "game with `/gin challenge`."
+            )
+        if match.board_of(seat) is None:
+            raise refusal(match.mode.not_playing(match, seat))
+        await self.screens.show_now(interaction, table, seat, tr(HERE))
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """The player's hand in a private reply with its live buttons: their live hand from

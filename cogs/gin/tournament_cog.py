@@ -26,7 +26,7 @@ from cogs.gin.rounds import DeadlineRunner, Rounds
 from cogs.gin.seasons import Poster, Seasons
 from cogs.gin.tournament_commands import TournamentCommands
 from cogs.gin.tournaments import Tournaments
-from cogs.gin.views.tournament import TournamentButton
+from cogs.gin.views.tournament import TournamentButton, TournamentHandlers
 
 PUBLIC = {PUBLIC_ANSWER: True}
 
@@ -191,3 +191,7 @@ class TournamentCog(commands.Cog):
         relegate: app_commands.Range[int, 0, 25] = 2,
     ) -> None:
         await self.seasons.divisions(interaction, count, promote, relegate)
+
+
+# The sign-up buttons find this cog by its name: mypy checks here that it has their handler.
+IMPLEMENTS: type[TournamentHandlers] = TournamentCog

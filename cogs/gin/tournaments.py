@@ -28,7 +28,7 @@ from bot.tournaments import Tournament, TournamentError, TournamentService, Tour
 from bot.tournaments.settings import Format
 from cogs.gin.after import After
 from cogs.gin.challenges import given
-from cogs.gin.errors import COMMITTED, funnel, send, update
+from cogs.gin.errors import COMMITTED, send, update
 from cogs.gin.people import name_of
 from cogs.gin.rounds import Rounds
 from cogs.gin.tournament_ids import TournamentIds, ids_of
@@ -323,11 +323,10 @@ class Tournaments:
     async def button(
         self, interaction: discord.Interaction[Any], tournament_id: int, what: str
     ) -> None:
-        async with funnel(interaction):
-            tournament = await self._of_server(interaction, tournament_id)
-            if what == "join":
-                await self.join(interaction, tournament)
-            elif what == "leave":
-                await self.leave(interaction, tournament)
-            else:
-                await self.start(interaction, tournament)
+        tournament = await self._of_server(interaction, tournament_id)
+        if what == "join":
+            await self.join(interaction, tournament)
+        elif what == "leave":
+            await self.leave(interaction, tournament)
+        else:
+            await self.start(interaction, tournament)

@@ -145,10 +145,15 @@ class _Strict:
     ) -> Any:
         return cls(*cls.REBUILT_WITH, custom_id=match.string)  # type: ignore[call-arg]
 
-    async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> bool:
-        """Answer a custom id that did not parse; True when it did not."""
-        if self.parts is not None:
-            return False
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component's one way in: a custom id that did not parse is refused, and every
+        error its handler raises gets its private answer (the funnel, entered here only)."""
         async with funnel(interaction):
-            await refuse(interaction, UNKNOWN_COMPONENT)
-        return True
+            if self.parts is None:
+                await refuse(interaction, UNKNOWN_COMPONENT)
+                return
+            await self.handle(interaction, self.parts)
+
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        """What a press does, its custom id read (``parts``)."""
+        raise NotImplementedError

@@ -50,11 +50,7 @@ class ReviewButton(
         )
         self.parts = _parts(REVIEW_PARTS, custom_id.removeprefix("gin:rv:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        parts = self.parts
-        assert parts is not None
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
         table, hand, board = int(parts["table"]), int(parts["hand"]), int(parts["board"])
         await _handlers(interaction).review(interaction, table, hand, board)
 

@@ -15,7 +15,7 @@ from bot.gin.hand import ActionKind, Phase
 from bot.i18n import N_, tr
 from bot.render.hand import discard_choices, joins_a_meld
 from bot.tables import Table
-from cogs.gin.errors import funnel, refuse
+from cogs.gin.errors import refuse
 from cogs.gin.views.base import (
     BUTTON_KINDS,
     HERE_PARTS,
@@ -66,13 +66,10 @@ class MoveButton(
         label = str(getattr(item, "label", None) or "?")
         return cls(0, 0, "pass", label, custom_id=match.string)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        table, move, kind = int(self.parts["table"]), int(self.parts["move"]), self.parts["kind"]
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        table, move, kind = int(parts["table"]), int(parts["move"]), parts["kind"]
         if kind is None:  # a knock with the card the button names
-            card = DECK[int(self.parts["card"])]
+            card = DECK[int(parts["card"])]
             await _handlers(interaction).move(interaction, table, move, ActionKind.KNOCK, card)
             return
         await _handlers(interaction).move(interaction, table, move, BUTTON_KINDS[kind], None)
@@ -109,24 +106,20 @@ class CardSelect(
         )
         self.parts = _parts(SELECT_PARTS, custom_id.removeprefix("gin:sel:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
         values = list(getattr(self.item, "values", None) or [])
         card = _card_value(values)
         if card is None:
-            async with funnel(interaction):
-                await refuse(
-                    interaction,
-                    N_(
-                        "Pick one card from the menu of your latest hand message "
-                        "(or use `/gin discard`)."
-                    ),
-                )
+            await refuse(
+                interaction,
+                N_(
+                    "Pick one card from the menu of your latest hand message "
+                    "(or use `/gin discard`)."
+                ),
+            )
             return
-        table, move = int(self.parts["table"]), int(self.parts["move"])
-        kind = SELECT_KINDS[self.parts["mode"]]
+        table, move = int(parts["table"]), int(parts["move"])
+        kind = SELECT_KINDS[parts["mode"]]
         await _handlers(interaction).move(interaction, table, move, kind, card)
 
 
@@ -147,11 +140,8 @@ class PlayHereButton(
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.parts = _parts(HERE_PARTS, custom_id.removeprefix("gin:here:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        await _handlers(interaction).play_here(interaction, int(self.parts["table"]))
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        await _handlers(interaction).play_here(interaction, int(parts["table"]))
 
 
 def elsewhere_view(table: Table) -> discord.ui.View:

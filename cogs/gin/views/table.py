@@ -10,7 +10,6 @@ import discord
 
 from bot.i18n import N_, tr, translate
 from bot.tables import Table
-from cogs.gin.errors import funnel
 from cogs.gin.views.base import (
     CHALLENGE_PARTS,
     ID,
@@ -49,11 +48,8 @@ class ChallengeButton(
         )
         self.parts = _parts(CHALLENGE_PARTS, custom_id.removeprefix("gin:ch:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        table, answer = int(self.parts["table"]), self.parts["answer"]
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        table, answer = int(parts["table"]), parts["answer"]
         await _handlers(interaction).answer_challenge(interaction, table, answer)
 
 
@@ -80,12 +76,8 @@ class RematchButton(
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:rm:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        async with funnel(interaction):
-            await _handlers(interaction).rematch(interaction, int(self.parts["table"]))
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        await _handlers(interaction).rematch(interaction, int(parts["table"]))
 
 
 def rematch_view(table: Table) -> discord.ui.View | None:
@@ -121,12 +113,8 @@ class ShowHandButton(
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:show:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        async with funnel(interaction):
-            await _handlers(interaction).show_hand_of_table(interaction, int(self.parts["table"]))
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        await _handlers(interaction).show_hand_of_table(interaction, int(parts["table"]))
 
 
 def public_view(table: Table, *, launch: bool = False) -> discord.ui.View | None:
@@ -166,11 +154,8 @@ class LaunchButton(
         )
         self.parts = _parts(SHOW_PARTS, custom_id.removeprefix("gin:play:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        async with funnel(interaction):
-            await interaction.response.launch_activity()
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        await interaction.response.launch_activity()
 
 
 class PageButton(
@@ -210,11 +195,7 @@ class PageButton(
         )
         self.parts = _parts(PAGE_PARTS, custom_id.removeprefix("gin:pg:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        parts = self.parts
-        assert parts is not None
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
         if parts["sort"]:
             kind, arg = "lb", parts["sort"]
         elif parts["user"]:
@@ -274,11 +255,8 @@ class LobbyButton(
         )
         self.parts = _parts(LOBBY_PARTS, custom_id.removeprefix("gin:lb:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        table, what = int(self.parts["table"]), self.parts["what"]
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        table, what = int(parts["table"]), parts["what"]
         await _handlers(interaction).lobby_button(interaction, table, what)
 
 

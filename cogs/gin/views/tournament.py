@@ -4,9 +4,10 @@ ids carry the tournament's id, so they keep working after a restart."""
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
+from discord.ext import commands
 
 from bot.i18n import N_, translate
 from cogs.gin.views.base import ID, _parts, _Strict
@@ -15,6 +16,7 @@ TOURNAMENT_PARTS = re.compile(rf"(?P<tournament>{ID}):(?P<what>join|leave|start)
 HANDLERS = "TournamentCog"  # the cog that implements ``TournamentHandlers``
 
 
+@runtime_checkable
 class TournamentHandlers(Protocol):
     """What the sign-up buttons call (looked up on the client, as ``Handlers`` are)."""
 
@@ -50,15 +52,13 @@ class TournamentButton(
         )
         self.parts = _parts(TOURNAMENT_PARTS, custom_id.removeprefix("gin:tn:"))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await self.refuse_unknown(interaction):
-            return
-        assert self.parts is not None
-        found = cast(Any, interaction.client).get_cog(HANDLERS)
-        assert found is not None
-        handlers = cast(TournamentHandlers, found)
-        tournament, what = int(self.parts["tournament"]), self.parts["what"]
-        await handlers.tournament_button(interaction, tournament, what)
+    async def handle(self, interaction: discord.Interaction[Any], parts: re.Match[str]) -> None:
+        client = interaction.client
+        found = client.get_cog(HANDLERS) if isinstance(client, commands.Bot) else None
+        if not isinstance(found, TournamentHandlers):
+            raise RuntimeError(f"no {HANDLERS} cog is loaded to handle a component")
+        tournament, what = int(parts["tournament"]), parts["what"]
+        await found.tournament_button(interaction, tournament, what)
 
 
 def signup_view(tournament_id: int) -> discord.ui.View:
