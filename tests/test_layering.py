@@ -281,3 +281,25 @@ def test_the_readme_names_the_floors_in_their_order() -> None:
         if line.startswith("- **") and line.count("**") >= 2
     ]
     assert named == [name for name, _ in FLOORS]
+
+
+def _calls(path: Path, name: str) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+        for node in ast.walk(tree)
+    )
+
+
+def test_one_way_in_for_components_and_one_way_to_say_a_change_stands() -> None:
+    """Every component enters the error funnel in one place (``_Strict.callback``), and every
+    flow says its change stands through ``Flow.committed`` (the gate, the sentence a failed
+    answer falls back on, and what shows the change after)."""
+    funnels = {name for name, path in ALL.items() if _calls(path, "funnel")}
+    assert funnels == {f"{GIN_COGS}.views.base"}, funnels
+    said = {
+        name
+        for name, path in ALL.items()
+        if "extras[COMMITTED]" in path.read_text(encoding="utf-8")
+    }
+    assert said == {f"{GIN_COGS}.after"}, said

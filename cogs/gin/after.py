@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
+
+import discord
 
 from bot.gin.hand import ActionKind
 from bot.i18n import tr
@@ -23,6 +25,7 @@ from bot.tables.events import (
     MoveMade,
     TableEvent,
 )
+from cogs.gin.errors import COMMITTED
 from cogs.gin.languages import learn
 from cogs.gin.opponent import BotOpponent
 from cogs.gin.origin import DISCORD
@@ -49,6 +52,32 @@ def done_text(outcome: MoveOutcome) -> str:
         case ActionKind.BIG_GIN:
             return tr("You declared Big Gin!")
     raise KeyError(action.kind)
+
+
+class Flow:
+    """One change a person asked for through Discord, from the gate to what shows it: the
+    flow says when the change stands (``committed``), and what then follows it."""
+
+    def __init__(self, interaction: discord.Interaction[Any], after: After) -> None:
+        self.interaction = interaction
+        self.after = after
+        self.then: Callable[[], Awaitable[None]] | None = None
+
+    def committed(
+        self,
+        said: str,
+        table: Table | None = None,
+        *,
+        then: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """The change stands. ``said``: what the player reads if their answer then fails (in
+        the language in force); the table is shown after the answer, whatever becomes of it
+        (``After.changed``, or ``then`` where something else shows the change)."""
+        self.interaction.extras[COMMITTED] = said
+        if then is not None:
+            self.then = then
+        elif table is not None:
+            self.then = partial(self.after.changed, table)
 
 
 class After:
@@ -125,6 +154,19 @@ class After:
                 self.screens.heard(table, heard.outcome.seat, heard.shown_message)
         self.screens.sync_soon(table)
         self.opponent.nudge(table)
+
+    @asynccontextmanager
+    async def flow(self, interaction: discord.Interaction[Any]) -> AsyncIterator[Flow]:
+        """The one way a change asked for through Discord runs: through the shutdown gate
+        (``activity``), and once committed (``Flow.committed``) followed by what shows it,
+        after the answer, even when answering failed."""
+        async with self.activity():
+            flow = Flow(interaction, self)
+            try:
+                yield flow
+            finally:
+                if flow.then is not None:
+                    await flow.then()
 
     @asynccontextmanager
     async def activity(self) -> AsyncIterator[None]:

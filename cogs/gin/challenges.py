@@ -20,7 +20,7 @@ from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
 from bot.tables.lobby import table_size
 from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, send, update
+from cogs.gin.errors import send, update
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
@@ -229,7 +229,7 @@ class Challenges:
         me = self.client.user
         assert me is not None
         guild_id = str(interaction.guild_id)
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             server = await self.match_settings(guild_id, overrides)
             me_player = Player(str(me.id), name_of(me))
             player = player_of(interaction.user)
@@ -246,43 +246,41 @@ class Challenges:
             if hints:  # kept with the table, so a restart keeps showing them
                 table.meta.coach = True
                 await self.service.save_display(table)
-            interaction.extras[COMMITTED] = tr(
-                "Your practice match has started, but I couldn't say so here. Your hand is "
-                "on its way by DM; `/gin hand` shows it here too."
+            flow.committed(
+                tr(
+                    "Your practice match has started, but I couldn't say so here. Your hand is "
+                    "on its way by DM; `/gin hand` shows it here too."
+                ),
+                table,
             )
-            try:
-                with self._channel_language(table):
-                    level_name = translate(level)  # the name of its choice (LEVEL_CHOICES)
-                    panel = Panel(
-                        # TRANSLATORS: a title: the player, the bot and how well it plays.
-                        tr(
-                            "Gin Rummy · {player} vs {bot} ({level})",
-                            player=player.name,
-                            bot=me_player.name,
-                            level=level_name,
-                        ),
-                        tr(
-                            "{mention} plays me at the **{level}** level, first to {target}. "
-                            "Your hand is on its way by DM (`/gin hand` shows it here too); the "
-                            "table is below. This match counts in your stats and history, but "
-                            "not on the leaderboard.",
-                            mention=interaction.user.mention,
-                            level=level_name,
-                            target=server.rules.target,
-                        ),
+            with self._channel_language(table):
+                level_name = translate(level)  # the name of its choice (LEVEL_CHOICES)
+                panel = Panel(
+                    # TRANSLATORS: a title: the player, the bot and how well it plays.
+                    tr(
+                        "Gin Rummy · {player} vs {bot} ({level})",
+                        player=player.name,
+                        bot=me_player.name,
+                        level=level_name,
+                    ),
+                    tr(
+                        "{mention} plays me at the **{level}** level, first to {target}. "
+                        "Your hand is on its way by DM (`/gin hand` shows it here too); the "
+                        "table is below. This match counts in your stats and history, but "
+                        "not on the leaderboard.",
+                        mention=interaction.user.mention,
+                        level=level_name,
+                        target=server.rules.target,
+                    ),
+                )
+                if hints:
+                    panel = replace(
+                        panel,
+                        body=panel.body
+                        + "\n"
+                        + tr("🎓 Hints are on: on your turn, your hand shows my suggested move."),
                     )
-                    if hints:
-                        panel = replace(
-                            panel,
-                            body=panel.body
-                            + "\n"
-                            + tr(
-                                "🎓 Hints are on: on your turn, your hand shows my suggested move."
-                            ),
-                        )
-                await send(interaction, embeds=[embed(panel)], ephemeral=False)
-            finally:
-                await self.after.changed(table)
+            await send(interaction, embeds=[embed(panel)], ephemeral=False)
 
     async def answer(
         self, interaction: discord.Interaction[Any], table_id: int, answer: str
@@ -301,52 +299,53 @@ class Challenges:
     async def accept(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             await self.service.opening.accept(
                 table, str(interaction.user.id), name_of(interaction.user), origin=DISCORD
             )
             self.screens.started(table)
-            interaction.extras[COMMITTED] = tr(
-                "You accepted: the match has started, but I couldn't say so here. Your hand is "
-                "on its way by DM; `/gin hand` shows it here too."
+            flow.committed(
+                tr(
+                    "You accepted: the match has started, but I couldn't say so here. Your hand "
+                    "is on its way by DM; `/gin hand` shows it here too."
+                ),
+                table,
             )
-            try:
-                # TRANSLATORS: the title of the message that starts a challenged match.
-                with self._channel_language(table):
-                    panel = Panel(tr("Challenge accepted"), accepted_text(table))
-                if via_button:
-                    await update(interaction, embeds=[embed(panel)], view=None)
-                else:
-                    await send(interaction, embeds=[embed(panel)], ephemeral=False)
-                    await self._close_challenge_message(table, panel)
-            finally:
-                await self.after.changed(table)
+            # TRANSLATORS: the title of the message that starts a challenged match.
+            with self._channel_language(table):
+                panel = Panel(tr("Challenge accepted"), accepted_text(table))
+            if via_button:
+                await update(interaction, embeds=[embed(panel)], view=None)
+            else:
+                await send(interaction, embeds=[embed(panel)], ephemeral=False)
+                await self._close_challenge_message(table, panel)
 
     async def decline(
         self, interaction: discord.Interaction[Any], table: Table, *, via_button: bool
     ) -> None:
-        await self.service.opening.decline(table, str(interaction.user.id), origin=DISCORD)
-        name = name_of(interaction.user)
-        if str(interaction.user.id) == table.challenger.id:
-            interaction.extras[COMMITTED] = tr(
-                "You withdrew the challenge; the channel is free again."
-            )
+        async with self.after.flow(interaction) as flow:
+            await self.service.opening.decline(table, str(interaction.user.id), origin=DISCORD)
+            name = name_of(interaction.user)
+            if str(interaction.user.id) == table.challenger.id:
+                flow.committed(tr("You withdrew the challenge; the channel is free again."))
+                with self._channel_language(table):
+                    text = tr(
+                        "{name} withdrew the challenge. The channel is free again.", name=name
+                    )
+            else:
+                flow.committed(tr("You declined the challenge; the channel is free again."))
+                with self._channel_language(table):
+                    text = tr(
+                        "{name} declined the challenge. The channel is free again.", name=name
+                    )
             with self._channel_language(table):
-                text = tr("{name} withdrew the challenge. The channel is free again.", name=name)
-        else:
-            interaction.extras[COMMITTED] = tr(
-                "You declined the challenge; the channel is free again."
-            )
-            with self._channel_language(table):
-                text = tr("{name} declined the challenge. The channel is free again.", name=name)
-        with self._channel_language(table):
-            # TRANSLATORS: the title of the message when a challenge is withdrawn or declined.
-            panel = Panel(tr("Challenge closed"), text)
-        if via_button:
-            await update(interaction, embeds=[embed(panel)], view=None)
-        else:
-            await send(interaction, embeds=[embed(panel)], ephemeral=False)
-            await self._close_challenge_message(table, panel)
+                # TRANSLATORS: the title of the message when a challenge is withdrawn or declined.
+                panel = Panel(tr("Challenge closed"), text)
+            if via_button:
+                await update(interaction, embeds=[embed(panel)], view=None)
+            else:
+                await send(interaction, embeds=[embed(panel)], ephemeral=False)
+                await self._close_challenge_message(table, panel)
 
     async def _close_challenge_message(self, table: Table, panel: Panel) -> None:
         message_id = ScreenIds(table.screen_ids).challenge

@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import N_
-from cogs.gin.errors import funnel
 from cogs.gin.views.table import LaunchButton
 
 PRIMARY_ENTRY_POINT = 4
@@ -30,9 +29,9 @@ ENTRY_POINT: dict[str, Any] = {
 
 
 async def play(interaction: discord.Interaction[Any]) -> None:
-    """/gin play: the Activity, opened at this channel's table."""
-    async with funnel(interaction):
-        await interaction.response.launch_activity()
+    """/gin play: the Activity, opened at this channel's table (its errors, like every
+    command's, answered by the command tree's handler)."""
+    await interaction.response.launch_activity()
 
 
 def add_launch(bot: commands.Bot, gin: app_commands.Group, channel_screens: Any) -> None:

@@ -22,8 +22,8 @@ from bot.render.lobby import MODE_LABELS, LobbySeat, lobby_panel
 from bot.render.table import table_panel
 from bot.server_settings import ServerSettings
 from bot.tables import Table, TableError, TableService
-from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, send, update
+from cogs.gin.after import After, Flow
+from cogs.gin.errors import send, update
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, player_of
 from cogs.gin.screens.messages import message_payload
@@ -52,7 +52,6 @@ class Lobbies:
         self.service = service
         self.after = after
         self.screens = after.screens
-        self.activity = after.activity
 
     def panel(self, table: Table, state: str = "open") -> Panel:
         seats = [
@@ -84,7 +83,7 @@ class Lobbies:
         """Open a lobby in the channel (filled with the bot at once for practice)."""
         me = self.client.user
         assert me is not None
-        async with self.activity():
+        async with self.after.flow(interaction) as flow:
             table = await self.service.opening.open_lobby(
                 str(interaction.guild_id),
                 str(interaction.channel_id),
@@ -98,22 +97,21 @@ class Lobbies:
                 origin=DISCORD,
             )
             if table.match is not None:
-                interaction.extras[COMMITTED] = tr(
-                    "Your table has started, but I couldn't say so here. Your hand is on its "
-                    "way by DM; `/gin hand` shows it here too."
+                flow.committed(
+                    tr(
+                        "Your table has started, but I couldn't say so here. Your hand is on its "
+                        "way by DM; `/gin hand` shows it here too."
+                    ),
+                    table,
                 )
-            try:
-                with speaking(self.screens.languages.of_channel(table)):
-                    embeds, view = self.payload(table)
-                    if practice or table.match is not None:
-                        embeds.append(embed(self.started_panel(table)))
-                response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
-                if response.message_id is not None:
-                    ScreenIds(table.screen_ids).challenge = response.message_id
-                    await self.service.save_display(table)
-            finally:
-                if table.match is not None:
-                    await self.after.changed(table)
+            with speaking(self.screens.languages.of_channel(table)):
+                embeds, view = self.payload(table)
+                if practice or table.match is not None:
+                    embeds.append(embed(self.started_panel(table)))
+            response = await send(interaction, embeds=embeds, view=view, ephemeral=False)
+            if response.message_id is not None:
+                ScreenIds(table.screen_ids).challenge = response.message_id
+                await self.service.save_display(table)
 
     async def open_table(
         self,
@@ -161,15 +159,15 @@ class Lobbies:
     async def join(
         self, interaction: discord.Interaction[Any], table: Table, team: int | None
     ) -> None:
-        async with self.activity():
+        async with self.after.flow(interaction) as flow:
             started = await self.service.opening.join(
                 table, player_of(interaction.user), team, origin=DISCORD
             )
             done = tr("You took seat {seat}.", seat=len(table.seats))
-            await self._changed(interaction, table, started, done)
+            await self._changed(flow, table, started, done)
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        async with self.activity():
+        async with self.after.flow(interaction) as flow:
             closed = await self.service.opening.leave(
                 table, str(interaction.user.id), origin=DISCORD
             )
@@ -180,12 +178,12 @@ class Lobbies:
                 )
             else:
                 text = tr("You gave up your seat.")
-            await self._changed(interaction, table, False, text)
+            await self._changed(flow, table, False, text)
 
     async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        async with self.activity():
+        async with self.after.flow(interaction) as flow:
             await self.service.opening.start_lobby(table, str(interaction.user.id), origin=DISCORD)
-            await self._changed(interaction, table, True, tr("You started the match."))
+            await self._changed(flow, table, True, tr("You started the match."))
 
     async def button(self, interaction: discord.Interaction[Any], table_id: int, what: str) -> None:
         """Join, Join team 1/2, Leave or Start on the lobby message."""
@@ -202,36 +200,34 @@ class Lobbies:
             team = {"team1": 0, "team2": 1}.get(what)
             await self.join(interaction, table, team)
 
-    async def _changed(
-        self, interaction: discord.Interaction[Any], table: Table, started: bool, done: str
-    ) -> None:
+    async def _changed(self, flow: Flow, table: Table, started: bool, done: str) -> None:
         """After a seat changed: the lobby message shows it, the player hears, and a match
         that started is shown everywhere."""
+        interaction = flow.interaction
         if started:
             self.screens.started(table)
-            interaction.extras[COMMITTED] = tr(
-                "The match has started, but I couldn't say so here. Your hand is on its way "
-                "by DM; `/gin hand` shows it here too."
+            flow.committed(
+                tr(
+                    "The match has started, but I couldn't say so here. Your hand is on its way "
+                    "by DM; `/gin hand` shows it here too."
+                ),
+                table,
             )
-        try:
-            with speaking(self.screens.languages.of_channel(table)):
-                embeds, view = self.payload(table)
-                notice = [embed(self.started_panel(table))] if started else []
-            on_lobby = interaction.message is not None and interaction.message.id == (
-                ScreenIds(table.screen_ids).challenge
-            )
-            if on_lobby:
-                await update(interaction, embeds=embeds, view=view)
-            else:
-                await self.refresh(table, embeds, view)
-            if started:
-                await send(interaction, embeds=notice, ephemeral=False)
-            elif not on_lobby:
-                # TRANSLATORS: the title of the answer to joining or leaving a table.
-                await send(interaction, embeds=[embed(Panel(tr("Seats"), done))])
-        finally:
-            if started:
-                await self.after.changed(table)
+        with speaking(self.screens.languages.of_channel(table)):
+            embeds, view = self.payload(table)
+            notice = [embed(self.started_panel(table))] if started else []
+        on_lobby = interaction.message is not None and interaction.message.id == (
+            ScreenIds(table.screen_ids).challenge
+        )
+        if on_lobby:
+            await update(interaction, embeds=embeds, view=view)
+        else:
+            await self.refresh(table, embeds, view)
+        if started:
+            await send(interaction, embeds=notice, ephemeral=False)
+        elif not on_lobby:
+            # TRANSLATORS: the title of the answer to joining or leaving a table.
+            await send(interaction, embeds=[embed(Panel(tr("Seats"), done))])
 
     async def refresh(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import discord
@@ -10,7 +11,7 @@ from bot.i18n import speaking, tr
 from bot.render.common import Panel
 from bot.tables import Table, TableError, TableService
 from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, send
+from cogs.gin.errors import send
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of
@@ -54,7 +55,7 @@ class Moderation:
                 "Only members who can manage messages in this channel can end a table. "
                 "Players can leave a match with `/gin resign`."
             )
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             table = self.service.require_table(str(interaction.channel_id))
             lobby = table.is_lobby  # before it closes: a lobby's message shows it closed
             await self.service.end(table, origin=DISCORD)
@@ -62,10 +63,12 @@ class Moderation:
             with speaking(self.screens.languages.of_channel(table)):
                 text = closed_text(table, moderator)
                 challenge = self.lobbies.payload(table)[0] if lobby else None
-            interaction.extras[COMMITTED] = tr("The table is closed, with no result.")
-            try:
-                # TRANSLATORS: the title of the message when a moderator ends a table.
-                panel = Panel(tr("Table closed"), text)
-                await send(interaction, embeds=[embed(panel)], ephemeral=False)
-            finally:
-                await self.screens.close(table, lambda: closed_text(table, moderator), challenge)
+            flow.committed(
+                tr("The table is closed, with no result."),
+                then=partial(
+                    self.screens.close, table, lambda: closed_text(table, moderator), challenge
+                ),
+            )
+            # TRANSLATORS: the title of the message when a moderator ends a table.
+            panel = Panel(tr("Table closed"), text)
+            await send(interaction, embeds=[embed(panel)], ephemeral=False)

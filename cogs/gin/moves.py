@@ -26,8 +26,8 @@ from bot.i18n import N_, language, tr
 from bot.render.common import Panel
 from bot.render.hand import discard_choices
 from bot.tables import MoveOutcome, StaleButton, Table, TableError, TableService
-from cogs.gin.after import After
-from cogs.gin.errors import COMMITTED, send, update
+from cogs.gin.after import After, Flow
+from cogs.gin.errors import send, update
 from cogs.gin.origin import DISCORD
 from cogs.gin.views import embed
 
@@ -99,13 +99,13 @@ class Moves:
         self, interaction: discord.Interaction[Any], kind: ActionKind, card_text: str | None
     ) -> None:
         """A move by slash command in the table's channel."""
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             table = self.service.require_table(str(interaction.channel_id))
             card = None if card_text is None else parse_card(card_text)
             outcome = await self.service.play(
                 table, str(interaction.user.id), kind, card, origin=DISCORD
             )
-            await self._answer_and_show(interaction, outcome, panel=False)
+            await self._answer_and_show(flow, outcome, panel=False)
 
     async def by_panel(
         self,
@@ -116,7 +116,7 @@ class Moves:
         card: Card | None,
     ) -> None:
         """A button or menu on a private hand message (in DMs or an ephemeral reply)."""
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             table = await self.service.find(table_id)  # opened by another process, maybe
             if table is None:
                 raise TableError(GAME_OVER)
@@ -139,7 +139,7 @@ class Moves:
                 if not await self.show_current(interaction, table):
                     raise
                 return
-            await self._answer_and_show(interaction, outcome, panel=True)
+            await self._answer_and_show(flow, outcome, panel=True)
 
     async def show_current(self, interaction: discord.Interaction[Any], table: Table) -> bool:
         """A button from an earlier moment of the game (a double click, or a DM hand left
@@ -152,48 +152,44 @@ class Moves:
         await self.screens.show_now(interaction, table, seat, tr(EARLIER))
         return True
 
-    async def _answer_and_show(
-        self, interaction: discord.Interaction[Any], outcome: MoveOutcome, *, panel: bool
-    ) -> None:
+    async def _answer_and_show(self, flow: Flow, outcome: MoveOutcome, *, panel: bool) -> None:
+        interaction = flow.interaction
         table, seat = outcome.table, outcome.seat
-        interaction.extras[COMMITTED] = committed_text(outcome)
+        flow.committed(committed_text(outcome), table)
         message = interaction.message.id if panel and interaction.message is not None else None
         screens = self.screens
-        try:
-            self.after.note(outcome)
-            in_dm = interaction.guild_id is None
-            embeds, view = screens.mover_reply(outcome, in_dm=panel and in_dm)
+        self.after.note(outcome)
+        in_dm = interaction.guild_id is None
+        embeds, view = screens.mover_reply(outcome, in_dm=panel and in_dm)
 
-            # Whether the answer is the interaction's own message ("@original"), which its
-            # token may edit later: not a follow-up after the watchdog deferred a command.
-            original = panel
+        # Whether the answer is the interaction's own message ("@original"), which its
+        # token may edit later: not a follow-up after the watchdog deferred a command.
+        original = panel
 
-            async def answer() -> None:
-                nonlocal original, message
-                if panel:
-                    await update(interaction, embeds=embeds, view=view)
-                else:
-                    sent = await send(interaction, embeds=embeds, view=view)
-                    original, message = sent.by_callback, sent.message_id
+        async def answer() -> None:
+            nonlocal original, message
+            if panel:
+                await update(interaction, embeds=embeds, view=view)
+            else:
+                sent = await send(interaction, embeds=embeds, view=view)
+                original, message = sent.by_callback, sent.message_id
 
-            # A private reply in the channel (a command's, or one whose button was pressed)
-            # shows the mover their move and is their live hand from now (said before it is
-            # sent, so that no sync edits their DM hand back to life meanwhile); an answer
-            # on their DM hand makes that their live hand.
-            screens.answering(table, seat, command=not in_dm)
-            landed = await self.answer_in_time(answer, table)
-            screens.answered(
-                table,
-                seat,
-                interaction,
-                embeds,
-                view,
-                landed=landed,
-                message=message,
-                original=original,
-            )
-        finally:
-            await self.after.changed(table)
+        # A private reply in the channel (a command's, or one whose button was pressed)
+        # shows the mover their move and is their live hand from now (said before it is
+        # sent, so that no sync edits their DM hand back to life meanwhile); an answer
+        # on their DM hand makes that their live hand.
+        screens.answering(table, seat, command=not in_dm)
+        landed = await self.answer_in_time(answer, table)
+        screens.answered(
+            table,
+            seat,
+            interaction,
+            embeds,
+            view,
+            landed=landed,
+            message=message,
+            original=original,
+        )
 
     async def answer_in_time(self, answer: Callable[[], Awaitable[None]], table: Table) -> bool:
         """Send the answer to a committed move; True once it landed. False when it failed, or
@@ -275,7 +271,7 @@ class Moves:
 
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede the match in this channel (in elimination: leave it, the others play on)."""
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             table = self.service.require_table(str(interaction.channel_id))
             if table.is_lobby:
                 raise TableError(
@@ -289,13 +285,10 @@ class Moves:
             else:
                 text = tr("The match is over.")
             # TRANSLATORS: {outcome} is one of the sentences about what resigning did.
-            interaction.extras[COMMITTED] = tr("You resigned. {outcome}", outcome=text)
-            try:
-                # TRANSLATORS: the title of the answer to /gin resign.
-                panel = Panel(tr("You resigned"), text)
-                await send(interaction, embeds=[embed(panel)])
-            finally:
-                await self.after.changed(table)
+            flow.committed(tr("You resigned. {outcome}", outcome=text), table)
+            # TRANSLATORS: the title of the answer to /gin resign.
+            panel = Panel(tr("You resigned"), text)
+            await send(interaction, embeds=[embed(panel)])
 
     # --- the card menu of /gin discard and /gin knock -------------------------------------------
 

@@ -11,6 +11,7 @@ sees is in the server's.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import discord
@@ -28,7 +29,7 @@ from bot.tournaments import Tournament, TournamentError, TournamentService, Tour
 from bot.tournaments.settings import Format
 from cogs.gin.after import After
 from cogs.gin.challenges import given
-from cogs.gin.errors import COMMITTED, send, update
+from cogs.gin.errors import send, update
 from cogs.gin.people import name_of
 from cogs.gin.rounds import Rounds
 from cogs.gin.tournament_ids import TournamentIds, ids_of
@@ -151,14 +152,16 @@ class Tournaments:
             duplicate=bool(duplicate),
             rules=rules,
         )
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             tournament = await self.service.open(
                 guild_id, str(interaction.channel_id), str(interaction.user.id), settings
             )
-            interaction.extras[COMMITTED] = tr(
-                "Tournament #{number} is open, but I couldn't post it here. Players can join "
-                "with `/gin tournament join`.",
-                number=tournament.id,
+            flow.committed(
+                tr(
+                    "Tournament #{number} is open, but I couldn't post it here. Players can "
+                    "join with `/gin tournament join`.",
+                    number=tournament.id,
+                )
             )
             with speaking(await self.rounds.language(guild_id)):
                 panel = signup_panel(tournament)
@@ -178,7 +181,7 @@ class Tournaments:
     async def join(self, interaction: discord.Interaction[Any], tournament: Tournament) -> None:
         user = interaction.user
         name = name_of(user)
-        async with self.after.activity():
+        async with self.after.flow(interaction):
             joined = await self.service.join(tournament.id, str(user.id), name)
             text = tr(
                 "You're in tournament #{number}: {count} players so far. You'll be pinged in "
@@ -189,7 +192,7 @@ class Tournaments:
             await self._signup_changed(interaction, joined, text)
 
     async def leave(self, interaction: discord.Interaction[Any], tournament: Tournament) -> None:
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             changed = await self.service.leave(tournament.id, str(interaction.user.id))
             if tournament.state == "signup":
                 text = tr(
@@ -198,7 +201,9 @@ class Tournaments:
                 )
                 await self._signup_changed(interaction, changed.tournament, text)
                 return
-            interaction.extras[COMMITTED] = tr("You withdrew from the tournament.")
+            flow.committed(
+                tr("You withdrew from the tournament."), then=partial(self.rounds.show, changed)
+            )
             await send(
                 interaction,
                 embeds=[
@@ -216,7 +221,6 @@ class Tournaments:
                     )
                 ],
             )
-            await self.rounds.show(changed)
 
     async def _signup_changed(
         self, interaction: discord.Interaction[Any], tournament: Tournament, text: str
@@ -242,11 +246,13 @@ class Tournaments:
 
     async def start(self, interaction: discord.Interaction[Any], tournament: Tournament) -> None:
         may = await self.may_organise(interaction)
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             started = await self.service.start(
                 tournament.id, str(interaction.user.id), may_manage=may
             )
-            interaction.extras[COMMITTED] = tr("The tournament has started.")
+            flow.committed(
+                tr("The tournament has started."), then=partial(self.rounds.show, started)
+            )
             text = tr(
                 "Tournament #{number} has started with {count} players: the first round's "
                 "pairings are in the channel, and each match has a thread.",
@@ -255,19 +261,20 @@ class Tournaments:
             )
             # TRANSLATORS: the title of the answer to starting a tournament.
             await send(interaction, embeds=[embed(Panel(tr("Started"), text))])
-            await self.rounds.show(started)
 
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         tournament = await self.here(interaction)
         may = await self.may_organise(interaction)
         user = str(interaction.user.id)
-        async with self.after.activity():
+        async with self.after.flow(interaction) as flow:
             called_off = await self.service.cancel(tournament.id, user, may_manage=may)
-            interaction.extras[COMMITTED] = tr("The tournament is called off.")
+            flow.committed(
+                tr("The tournament is called off."),
+                then=partial(self.rounds.show, called_off, called_off_by=user),
+            )
             text = tr("You called tournament #{number} off.", number=tournament.id)
             # TRANSLATORS: the title of the answer to calling a tournament off.
             await send(interaction, embeds=[embed(Panel(tr("Called off"), text))])
-            await self.rounds.show(called_off, called_off_by=user)
 
     async def organisers(
         self, interaction: discord.Interaction[Any], role: discord.Role | None
