@@ -28,6 +28,7 @@ from bot.tables.events import ELSEWHERE, DeadlineMoved, EventHub, TableClosed
 from bot.tables.fleet import Fleet
 from bot.tables.loading import keep_last_hand, loaded_seats
 from bot.tables.model import Status, Table, TableError, TableMeta, screens_part
+from bot.tables.presence import Presence
 from bot.tables.registry import Registry
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,9 @@ class Core:
         self.events = events
         self.registry = Registry()
         self.claimed: dict[int, datetime] = {}  # table -> until when another process acts
+        # Who has a table open in the Activity: this process keeps following those tables
+        # even where another process shows them (``elsewhere``).
+        self.presence = Presence()
 
     def now(self) -> str:
         return self.clock().isoformat()

@@ -161,6 +161,7 @@ class Elsewhere:
             ):
                 history = [hand.result for hand in await store.hands(table_id)]
             core.catch_up(table, row, history)
-        if core.fleet is not None and not core.fleet.keeps(table):
+        followed = core.presence.followed(table.id)  # open in the Activity here
+        if core.fleet is not None and not core.fleet.keeps(table) and not followed:
             registry.unregister(table)
         return table

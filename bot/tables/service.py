@@ -39,7 +39,6 @@ from bot.tables.fleet import Fleet
 from bot.tables.loading import restore, snapshot, table_from_row
 from bot.tables.model import MoveOutcome, StaleButton, Status, Table, TableError
 from bot.tables.opening import Opening
-from bot.tables.presence import Presence
 from bot.tables.records import Records
 from bot.tables.thinker import OFF_LOOP_LEVELS, Thinker
 
@@ -79,7 +78,7 @@ class TableService:
         self.deadlines = Deadlines(self.core, self.commits)
         self.opening = Opening(self.core, self.deadlines)
         self.elsewhere = Elsewhere(self.core)
-        self.presence = Presence()  # who has a table open in the Activity (``presence``)
+        self.presence = self.core.presence  # who has a table open in the Activity
         self._servers: dict[str, ServerSettings] = {}
 
     @property

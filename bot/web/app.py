@@ -209,6 +209,7 @@ class WebServer:
             await ws.send_json(_error("unavailable", "Discord did not answer; try again."))
             await ws.close(code=1011, message=b"discord unavailable")
             return None
+        await self.hub.locate(who.channel_id)
         viewer = Viewer(ws, who, language, rate=self.hub.rate)
         self.hub.join(viewer)
         with speaking(language):

@@ -24,6 +24,7 @@ from aiohttp import web
 from bot.i18n import speaking, tr
 from bot.tables import Table, TableService
 from bot.tables.events import TableEvent
+from bot.tables.following import table_in_channel
 from bot.tables.presence import Presence
 from bot.web.auth import Identity
 from bot.web.view import View, empty_view, public_view, seat_view
@@ -128,6 +129,14 @@ class Hub:
 
     def count(self) -> int:
         return sum(len(group) for group in self.channels.values())
+
+    async def locate(self, channel: str) -> None:
+        """Find the channel's table when this process does not hold it (another process of
+        the bot shows it): from then on it is followed here (``bot.tables.following``)."""
+        if self.service.in_channel(channel) is None and channel not in self.shown:
+            table = await table_in_channel(self.service, channel)
+            if table is not None:
+                self.shown[channel] = table
 
     def table_in(self, channel: str) -> Table | None:
         """The table a channel's sockets see: the open one, else the last one shown."""

@@ -1,6 +1,6 @@
 """The Activity with several bot processes (shards 0 and 1 of 2 on one PostgreSQL database):
-its web server runs in shard 0's process, which holds every table and hears every other
-process's moves, so a page sees every move wherever it was made, and a move made there is
+a page connected to either process sees every move wherever it was made (shard 0's process
+holds every table; another follows the table a page has open), and a move made there is
 shown on Discord by the table's own process.
 
 Skipped with one line without a PostgreSQL server (failed instead with GIN_REQUIRE_POSTGRES=1).
@@ -23,22 +23,27 @@ from tests.web.test_browser import free_port
 pytestmark = pytest.mark.postgres
 
 
-async def test_a_page_on_shard_0_plays_a_table_of_shard_1(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("web", "shown_by"), [(0, 1), (1, 0)], ids=["on-shard-0", "on-shard-1"])
+async def test_a_page_plays_a_table_another_process_shows(
+    tmp_path: Path, web: int, shown_by: int
+) -> None:
     url = require_postgres()
     async with fleet_world(url, tmp_path) as (fleet, users, _, channels):
         fake = fleet.fake
         port = free_port()
-        fleet.extra_env = {
-            "GIN_WEB_PORT": str(port),
-            "GIN_WEB_HOST": "127.0.0.1",
-            "GIN_CLIENT_SECRET": SECRET,
-        }
-        fleet.start(0)  # the web server's process
+        for shard in (0, 1):
+            fleet.extra_env = {}
+            if shard == web:  # the web server's process
+                fleet.extra_env = {
+                    "GIN_WEB_PORT": str(port),
+                    "GIN_WEB_HOST": "127.0.0.1",
+                    "GIN_CLIENT_SECRET": SECRET,
+                }
+            fleet.start(shard)
         fleet.extra_env = {}
-        fleet.start(1)
         await fleet.connected()
         alice, bob = users["alice"], users["bob"]
-        channel = channels[1]  # a server on shard 1: process 1 shows its table
+        channel = channels[shown_by]  # a server of the other process's shard
         result = await fake.slash(alice, channel, "gin challenge", opponent=bob, target=50)
         accept = next(c for c in result.message.custom_ids() if c.endswith(":accept"))
         await fake.click(bob, result.message, accept)
