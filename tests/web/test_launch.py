@@ -125,11 +125,12 @@ async def test_a_move_in_the_activity_shows_on_the_others_dms_and_the_channel(
     # Bob's turn comes on his DM hand, telling Alice's move; the channel's table shows it.
     await fake.wait_for(
         lambda: any("Alice" in m.text and told in m.text for m in fake.dm_messages(world.bob)),
+        timeout=30,
         what="bob's DM hand to tell alice's move",
     )
     await fake.wait_for(
         lambda: shown in fake.message(table.display["public"]).text,
-        timeout=20,
+        timeout=40,
         what="the channel's table to show alice's move",
     )
     assert isinstance(alice, ActivityClient)
