@@ -58,6 +58,7 @@ async def setup(bot: commands.Bot) -> None:
         [
             hub.subscribe(ChangedElsewhere, after.heard),  # other processes' changes
             hub.subscribe(TableEvent, after.news),  # other front ends' changes
+            hub.subscribe(TableEvent, cog.challenges.heard),  # their challenges too
             hub.subscribe(DeadlineMoved, cog.timers.woken),
             hub.subscribe(TableClosed, events.rounds.closed),  # for its thread's last word
             tournaments.events.subscribe(TournamentUpdated, events.rounds.updated),

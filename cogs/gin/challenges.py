@@ -4,6 +4,7 @@ bot, and practice tables of any mode filled with the bot."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Any
 
@@ -17,14 +18,15 @@ from bot.pacing import Dropped
 from bot.render.challenges import challenge_panel, variant_text
 from bot.render.common import Panel
 from bot.server_settings import ServerSettings
-from bot.tables import Table, TableError, TableService
+from bot.tables import Status, Table, TableError, TableService
+from bot.tables.events import ELSEWHERE, MatchStarted, TableClosed, TableEvent, TableOpened
 from bot.tables.lobby import table_size
 from cogs.gin.after import After
 from cogs.gin.errors import send, update
 from cogs.gin.lobby import Lobbies
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import name_of, only, player_of
-from cogs.gin.screens.messages import message_payload
+from cogs.gin.screens.messages import message_payload, only_users
 from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import challenge_view, embed
 
@@ -346,6 +348,47 @@ class Challenges:
             else:
                 await send(interaction, embeds=[embed(panel)], ephemeral=False)
                 await self._close_challenge_message(table, panel)
+
+    def heard(self, event: TableEvent) -> Awaitable[None] | None:
+        """A challenge opened or answered through another front end (the Activity's
+        rematch, say): the channel shows it as a challenge made here would be, so a player
+        on Discord can answer it, and its message is closed once it is answered."""
+        table = event.table
+        if event.origin in (DISCORD, ELSEWHERE) or not table.mode.two_player_game:
+            return None
+        if table.vs_bot or not self.service.shows(table):
+            return None
+        if isinstance(event, TableOpened) and table.status is Status.CHALLENGE:
+            return self._post_challenge_here(table)
+        if isinstance(event, MatchStarted | TableClosed) and ScreenIds(table.screen_ids).challenge:
+            with self._channel_language(table):
+                if isinstance(event, MatchStarted):
+                    panel = Panel(tr("Challenge accepted"), accepted_text(table))
+                else:
+                    # TRANSLATORS: the title of the message when a challenge is withdrawn or
+                    # declined.
+                    panel = Panel(tr("Challenge closed"), tr("The channel is free again."))
+            return self._close_challenge_message(table, panel)
+        return None
+
+    async def _post_challenge_here(self, table: Table) -> None:
+        """The public challenge with its Accept / Decline buttons, for a challenge opened
+        elsewhere (no interaction here to answer with it)."""
+        challenger, opponent = table.challenger.id, table.opponent.id
+        with self._channel_language(table):
+            panel = challenge_panel(f"<@{challenger}>", f"<@{opponent}>", table.server)
+        payload = {
+            "content": f"<@{opponent}>",
+            **message_payload([embed(panel)], challenge_view(table.id)),
+            "allowed_mentions": only_users([opponent]),
+        }
+        try:
+            message_id = await self.screens.messenger.send(int(table.channel_id), payload)
+        except (discord.HTTPException, Dropped):
+            log.info("could not post the challenge of table %s", table.id)
+            return
+        ScreenIds(table.screen_ids).challenge = message_id
+        await self.service.save_display(table)
 
     async def _close_challenge_message(self, table: Table, panel: Panel) -> None:
         message_id = ScreenIds(table.screen_ids).challenge
