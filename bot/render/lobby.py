@@ -59,7 +59,9 @@ def lobby_panel(
     chosen = find_mode(mode)
     target = chosen.target(server.rules)
     lines = [_lobby_opening(mode, target, mention)]
-    for index in range(size):
+    # A table that started or closed has the seats it has: none is free any more.
+    shown = size if state == "open" else len(seats)
+    for index in range(shown):
         if index < len(seats):
             lines.append(f"{index + 1}. {_lobby_seat(seats[index])}")
         else:

@@ -55,11 +55,10 @@ def showdown_panel(
         own = arrangement_text(result.defender_arrangement, face)
         lines.append(_showdown_hand(defender, own, result.defender_deadwood))
     if result.layoffs and result.knocker_arrangement is not None:
-        melds = result.knocker_arrangement.melds
         laid = ", ".join(
             # TRANSLATORS: one card laid off on a meld of the knocker's, "7♥ on 8♥ 9♥ 10♥".
-            tr("{card} on {meld}", card=face(card), meld=" ".join(face(c) for c in melds[i]))
-            for card, i in result.layoffs
+            tr("{card} on {meld}", card=face(card), meld=" ".join(face(c) for c in meld))
+            for card, meld in laid_off(result.knocker_arrangement.melds, result.layoffs)
         )
         lines.append(tr("{name} laid off {cards}.", name=defender, cards=laid))
     elif result.outcome in (Outcome.GIN, Outcome.BIG_GIN):
@@ -72,6 +71,20 @@ def showdown_panel(
     if match.is_hollywood:
         lines.extend(_hollywood_hand_lines(match, number, result))
     return Panel(title, "\n".join(lines), footer)
+
+
+def laid_off(
+    melds: Sequence[Sequence[Card]], layoffs: Sequence[tuple[Card, int]]
+) -> list[tuple[Card, list[Card]]]:
+    """Each card laid off with the meld as it lay when the card landed on it: a card laid
+    off on a card laid off before it goes on the meld that card made ("3♥ on 4♥ 5♥ 6♥ 7♥"
+    after "4♥ on 5♥ 6♥ 7♥")."""
+    grown = [list(meld) for meld in melds]
+    steps = []
+    for card, index in layoffs:
+        steps.append((card, list(grown[index])))
+        grown[index] = sorted([*grown[index], card], key=lambda c: (c.rank, c.suit))
+    return steps
 
 
 def _showdown_hand(name: str, arrangement: str, deadwood: int) -> str:

@@ -94,8 +94,11 @@ def _log(match: Match, hand: Hand, lines: int) -> str:
 def table_panel(match: Match, face: Face = str) -> Panel:
     """The public table: only what anyone at a real table could see."""
     footer = tr("Your cards come by DM · /gin hand shows them again")
-    lines = [tr("**Score:** {scores}", scores=scores_line(match))]
     mode = match.mode
+    if mode.has_target:
+        lines = [tr("**Score:** {scores}", scores=scores_line(match))]
+    else:  # elimination keeps no score: who is out (and safe), who still plays
+        lines = [scores_line(match)]
     if mode.team_play:
         dealers = side_name(match, match.dealing_side)
         # TRANSLATORS: the hand's number, then the team that deals it ("Ann & Cal deal").
