@@ -414,3 +414,30 @@ async def test_practice_in_every_mode_with_bots(world: World, bot: GinBot) -> No
         rows = await bot.store.results(table.id)
         assert {r.is_bot for r in rows} == {True, False}
         assert await bot.store.get_ratings(str(world.guild.id), [str(world.alice.id)], mode) == {}
+
+
+async def test_the_player_who_sits_a_hand_out_is_told_so_by_dm(world: World, bot: GinBot) -> None:
+    """Three players: the dealer sits the hand out, and their DMs say so for that hand (with
+    who plays it), without buttons; the next hand's sitter hears the same."""
+    seats = await three_table(world, bot, target=100)
+    assert seats.table is not None
+    table = seats.table
+
+    async def told(number: int) -> None:
+        sitter = seats.match.hand.dealer
+
+        def sitting_out() -> Message | None:
+            entry = table.display.get("hands", {}).get(str(sitter))
+            if not entry or entry.get("hand") != number:
+                return None
+            return world.fake.message(entry["message"])
+
+        dm = await world.fake.wait_for(sitting_out, what=f"seat {sitter}'s DM of hand {number}")
+        assert "sit this hand out" in dm.text and f"hand {number}" in dm.text, dm.text
+        assert not dm.custom_ids()
+        assert dm.channel_id == world.fake.dm_channel(seats.user(sitter)).id
+
+    await told(1)
+    await seats.play(seed=4, stop=lambda match: match.hand_number > 1)
+    if not seats.match.is_over:
+        await told(seats.match.hand_number)

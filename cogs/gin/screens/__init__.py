@@ -40,7 +40,7 @@ from cogs.gin.errors import update
 from cogs.gin.languages import Languages
 from cogs.gin.screens.channel import ChannelScreens
 from cogs.gin.screens.handoff import Handoff
-from cogs.gin.screens.hands import to_act
+from cogs.gin.screens.hands import sits_out, to_act
 from cogs.gin.screens.ledger import Ledger, Ref, fingerprint, reply_ref
 from cogs.gin.screens.messages import Messenger, message_payload, transient
 from cogs.gin.screens.private import PrivateScreens, showdown_view
@@ -503,8 +503,8 @@ class Screens:
                 Priority.TURN if to_act(table, seat) else Priority.PLAYER,
             )
             for seat in sorted(table.human_seats, key=lambda seat: not to_act(table, seat))
-            if match.board_of(seat) is not None  # sitting out or out: nothing new
-        ]  # the bot needs no private message
+            if match.board_of(seat) is not None or sits_out(table, seat)
+        ]  # the bot needs no private message; a player out of the match, nothing new
         return all(await asyncio.gather(*steps))
 
     async def _saved(self, table: Table, before: str) -> bool:

@@ -70,6 +70,18 @@ def to_act(table: Table, seat: int) -> bool:
     return board is not None and board.turn == seat and not board.is_over
 
 
+def sits_out(table: Table, seat: int) -> bool:
+    """Whether the player deals and sits this hand out (three players): their DM of the
+    hand says so, and that they will be told when they play again."""
+    match = table.match
+    return (
+        match is not None
+        and not match.is_over
+        and match.mode.dealer_sits_out
+        and match.board_of(seat) is None
+    )
+
+
 def opponent_name(table: Table, seat: int) -> str | None:
     """The opponent's name on a two-player board; None when several play one board."""
     match = table.match
@@ -225,7 +237,8 @@ class Hands:
         key = self.elsewhere_key(table, seat)
         panel = elsewhere_panel(match, seat, where=key[3], where_text=key[5], face=self.faces.card)
         embeds = [embed(panel)]
-        view = elsewhere_view(table)
+        # Sitting the hand out, there is nothing to play here either.
+        view = None if match.board_of(seat) is None else elsewhere_view(table)
         payload = {"content": "", **message_payload(embeds, view)}
         return PrivateHand(key, embeds, view, payload, fingerprint(payload))
 
