@@ -130,10 +130,12 @@ def test_the_named_allowances_and_nothing_else(spec: DiscordSpec) -> None:
     }
     body = {"components": [row(select)], "allowed_mentions": {"users": [5], "roles": [6]}}
     assert spec.check("POST", MESSAGES, {}, body) == []
-    # The same integer snowflake where no allowance names it is refused.
-    lone = {"type": 2, "style": 1, "label": "7", "custom_id": "b", "emoji": emoji}
-    found = one(spec.check("POST", MESSAGES, {}, {"components": [row(lone)]}))
-    assert found.where == "body.components[0].components[0].emoji.id"
+    button = {"type": 2, "style": 1, "label": "7", "custom_id": "b", "emoji": emoji}
+    assert spec.check("POST", MESSAGES, {}, {"components": [row(button)]}) == []
+    # An integer snowflake where no allowance names it is refused.
+    reference = {"message_reference": {"message_id": 1234}}
+    found = one(spec.check("POST", MESSAGES, {}, reference))
+    assert found.where == "body.message_reference.message_id"
     # Booleans as 1/0 in the query strings discord.py sends them in, and only there.
     assert spec.check("POST", CALLBACK, {"with_response": "1"}, {"type": 6}) == []
     assert one(spec.check("POST", CALLBACK, {"with_response": "yes"}, {"type": 6})).where == (

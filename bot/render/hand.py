@@ -94,7 +94,7 @@ def _hand_panel(
         lines.append(" · ".join(pile))
     if mode.plays_rounds and hand.turn == seat:
         lines.append(_others_line(match, hand, seat))
-    lines.append(_status_line(match, hand, seat, hint=hint))
+    lines.append(_status_line(match, hand, seat, hint=hint, face=face))
     if acting and advice:
         lines.append(advice)
     if acting and ends is not None:  # Discord shows it in the reader's own time, counting down
@@ -292,7 +292,7 @@ def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | Non
     return tr("Knock meter: {deadwood}, knock at {limit} or less.", deadwood=deadwood, limit=limit)
 
 
-def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
+def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool, face: Face = str) -> str:
     if match.is_over:  # ended mid-hand: a resignation, a forfeit (the result comes apart)
         return tr("This match is over.")
     if hand.is_over:
@@ -306,7 +306,7 @@ def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
         if hand.phase is Phase.UPCARD:
             return tr("Waiting for {name} to take or pass the upcard.", name=waiting)
         return tr("Waiting for {name} to play.", name=waiting)
-    upcard = hand.upcard
+    upcard = "" if hand.upcard is None else face(hand.upcard)
     if hand.phase is Phase.UPCARD:
         return tr("**Your turn:** take the upcard {card} or pass.", card=upcard)
     if hand.phase is Phase.DRAW:
@@ -333,13 +333,13 @@ def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool) -> str:
         if best is not None:
             card, left = best
             lines.append(
-                tr("Hint: discarding {card} leaves deadwood {left}.", card=card, left=left)
+                tr("Hint: discarding {card} leaves deadwood {left}.", card=face(card), left=left)
             )
     if hand.taken_from_discard is not None:
         lines.append(
             tr(
                 "(You can't discard {card}, just taken from the pile.)",
-                card=hand.taken_from_discard,
+                card=face(hand.taken_from_discard),
             )
         )
     return "\n".join(lines)

@@ -18,8 +18,11 @@ from bot.render.common import (
 )
 
 
-def describe_action(match: Match, action: Action, hand: Hand | None = None) -> str:
-    """One public action as a sentence, showing only what a spectator saw."""
+def describe_action(
+    match: Match, action: Action, hand: Hand | None = None, face: Face = str
+) -> str:
+    """One public action as a sentence, showing only what a spectator saw (its card drawn
+    by ``face``, as the table around it draws cards)."""
     name = match.players[action.seat].name
     kind = action.kind
     if kind is ActionKind.PASS:
@@ -27,9 +30,9 @@ def describe_action(match: Match, action: Action, hand: Hand | None = None) -> s
     if kind is ActionKind.DRAW_STOCK:
         return tr("{name} drew from the stock.", name=name)
     if kind is ActionKind.DRAW_DISCARD:
-        return tr("{name} took {card} from the discard pile.", name=name, card=action.card)
+        return tr("{name} took {card} from the discard pile.", name=name, card=_card(action, face))
     if kind is ActionKind.DISCARD:
-        return tr("{name} discarded {card}.", name=name, card=action.card)
+        return tr("{name} discarded {card}.", name=name, card=_card(action, face))
     if kind is ActionKind.KNOCK:
         if hand is not None and not hand.rules.knocking:
             return tr("{name} went gin!", name=name)
@@ -37,6 +40,10 @@ def describe_action(match: Match, action: Action, hand: Hand | None = None) -> s
     if kind is ActionKind.LEAVE:
         return tr("{name} left the match.", name=name)
     return tr("{name} declared Big Gin!", name=name)
+
+
+def _card(action: Action, face: Face) -> str:
+    return "" if action.card is None else face(action.card)
 
 
 def table_title(match: Match, number: int | None = None) -> str:
@@ -78,8 +85,8 @@ def _to_do(name: str, hand: Hand) -> str:
     return tr("{name} to discard or go gin", name=name)
 
 
-def _log(match: Match, hand: Hand, lines: int) -> str:
-    events = [describe_action(match, a, hand) for a in hand.public_actions()]
+def _log(match: Match, hand: Hand, lines: int, face: Face = str) -> str:
+    events = [describe_action(match, a, hand, face) for a in hand.public_actions()]
     if not events:
         return ""
     shown = events[-lines:]
@@ -105,7 +112,7 @@ def table_panel(match: Match, face: Face = str) -> Panel:
         lines.append(tr("**Hand {number}** · {team} deal", number=match.hand_number, team=dealers))
         for index, hand in enumerate(match.boards):
             lines.append(_board_line(match, hand, index + 1, face))
-            log = _log(match, hand, BOARD_LOG_LINES)
+            log = _log(match, hand, BOARD_LOG_LINES, face)
             if log:
                 lines.append(log)
         return Panel(table_title(match), "\n".join(lines), footer)
@@ -136,7 +143,7 @@ def table_panel(match: Match, face: Face = str) -> Panel:
     oklahoma = variant_line(hand, face)
     if oklahoma:
         lines.append(oklahoma)
-    log = _log(match, hand, LOG_LINES)
+    log = _log(match, hand, LOG_LINES, face)
     if log:
         lines.append(log)
     return Panel(table_title(match), "\n".join(lines), footer)

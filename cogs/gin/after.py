@@ -15,8 +15,10 @@ from typing import Any
 
 import discord
 
+from bot.gin import Card
 from bot.gin.hand import ActionKind
 from bot.i18n import tr
+from bot.render.common import Face
 from bot.tables import MoveOutcome, Table, TableError, TableService
 from bot.tables.events import (
     ELSEWHERE,
@@ -34,21 +36,25 @@ from cogs.gin.screens import Screens
 log = logging.getLogger(__name__)
 
 
-def done_text(outcome: MoveOutcome) -> str:
+def done_text(outcome: MoveOutcome, face: Face = str) -> str:
     """What the mover did, in their own words (their private hand's note), in the language
-    in force."""
+    in force; its card drawn by ``face``, as the hand around it draws cards."""
     action = outcome.action
+
+    def card(shown: Card | None) -> str:
+        return "" if shown is None else face(shown)
+
     match action.kind:
         case ActionKind.PASS:
             return tr("You passed on the upcard.")
         case ActionKind.DRAW_STOCK:
-            return tr("You drew {card} from the stock.", card=outcome.drawn)
+            return tr("You drew {card} from the stock.", card=card(outcome.drawn))
         case ActionKind.DRAW_DISCARD:
-            return tr("You took {card} from the discard pile.", card=outcome.drawn)
+            return tr("You took {card} from the discard pile.", card=card(outcome.drawn))
         case ActionKind.DISCARD:
-            return tr("You discarded {card}.", card=action.card)
+            return tr("You discarded {card}.", card=card(action.card))
         case ActionKind.KNOCK:
-            return tr("You knocked, discarding {card} face down.", card=action.card)
+            return tr("You knocked, discarding {card} face down.", card=card(action.card))
         case ActionKind.BIG_GIN:
             return tr("You declared Big Gin!")
     raise KeyError(action.kind)
@@ -102,7 +108,8 @@ class After:
         screens.acted(table, outcome.seat)
         # Each note is said when its reader's hand is rendered, in that reader's language.
         if action.kind is not ActionKind.LEAVE:
-            screens.set_note(table, outcome.seat, partial(done_text, outcome))
+            # The note's card as the hand draws cards (emojis, once they are there).
+            screens.set_note(table, outcome.seat, lambda: done_text(outcome, screens.faces.card))
         if outcome.finished_hand is not None:
             for seat in outcome.finished_hand.seats:
                 screens.set_note(table, seat, None)

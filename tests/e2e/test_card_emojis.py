@@ -18,11 +18,11 @@ from bot.art.cards import CardImages, emoji_name
 from bot.client import GinBot
 from bot.emojis import CardEmojis
 from bot.gin import DECK
-from bot.gin.hand import Phase
+from bot.gin.hand import ActionKind, Phase
 from bot.pacing import Budget, install
 from tests.e2e.conftest import World, start_bot
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import card_tokens, start_game
+from tests.e2e.helpers_inputs import card_tokens, quiet_move, start_game
 from tests.fakediscord import FakeDiscord, patch_discord, payload_text
 from tests.fakediscord.models import png_bytes
 from tests.gin.players import choose
@@ -383,3 +383,43 @@ async def test_a_hand_shows_its_cards_as_emojis_and_menus_keep_their_text(
         assert str(card) in option["label"]
         assert option["emoji"]["name"] == emoji_name(card)
         assert int(option["emoji"]["id"]) == fake.application_emoji(emoji_name(card)).id
+
+
+async def test_every_card_a_player_reads_is_a_picture_where_the_hand_shows_pictures(
+    world: World, bot: GinBot
+) -> None:
+    """The hand's note ("You drew …"), its hints ("take the upcard …", "Hint: discarding
+    …"), the others' turns it retells, the table's log, and the buttons of a card (Take,
+    Knock) show the card's picture: no card a player reads is written as text beside
+    pictures (the menus' labels keep the text, for typing)."""
+    fake = world.fake
+    game = Game(world, bot)
+    table = await start_game(game, world.alice, world.bob, target=500)
+    rng = random.Random(5)
+    number = game.match.hand_number
+    pictured: set[str] = set()
+    while game.match.hand_number == number and len(game.match.hand.actions) < 24:
+        hand = game.match.hand
+        message = await game.wait_for_buttons(hand.turn)
+        text = payload_text(message.versions[-1])
+        assert not CARD_TOKEN_TEXT.findall(text), text
+        for row in message.versions[-1].get("components") or []:
+            for item in row.get("components") or []:
+                kind = str(item.get("custom_id", "")).rsplit(":", 1)[-1]
+                if item.get("type") == 2 and (kind == "take" or kind.startswith("knock")):
+                    card = hand.upcard if kind == "take" else DECK[int(kind[5:] or 0)]
+                    assert card is not None and item["emoji"]["name"] == emoji_name(card)
+                    pictured.add(kind[:4])
+        action = choose(hand, "knocker", rng)
+        if action.kind in (ActionKind.KNOCK, ActionKind.BIG_GIN):
+            action = quiet_move(hand)  # the hand goes on: its table keeps its log
+        await game.button(action)
+    assert "take" in pictured
+    public = fake.message(table.display["public"])
+
+    def logged() -> str | None:
+        text = payload_text(public.versions[-1])
+        return text if "discarded" in text and text.startswith("Gin Rummy") else None
+
+    text = await fake.wait_for(logged, timeout=30, what="the table's log")
+    assert not CARD_TOKEN_TEXT.findall(text), text

@@ -19,7 +19,7 @@ from bot.gin.hand import Action, ActionKind, Phase
 from bot.tables import Table
 from tests.e2e.conftest import World, looked_away, screens_of
 from tests.e2e.driver import Game
-from tests.e2e.helpers_inputs import advance, quiet_move, settle, start_game
+from tests.e2e.helpers_inputs import advance, cards_as_text, quiet_move, settle, start_game
 from tests.fakediscord import FakeDiscord, Message
 from tests.gin.players import choose
 
@@ -82,7 +82,7 @@ async def assert_move_shown(game: Game, action: Action, moves_before: int) -> No
     assert len(logged) == moves_before + 1, "the move was stored more or less than once"
     note = f"You discarded {action.card}."
     await fake.wait_for(
-        lambda: note in dm_hand(fake, table, action.seat).text,
+        lambda: note in cards_as_text(dm_hand(fake, table, action.seat).text),
         timeout=6,
         what="the mover's DM hand to show their discard",
     )
@@ -330,7 +330,7 @@ async def test_a_failed_answer_updates_the_latest_private_reply_when_dms_are_clo
     await fake.wait_for(lambda: table.move_count == moves_before + 1, what="the move")
     reply = shown.message
     await fake.wait_for(
-        lambda: f"You discarded {action.card}." in fake.message(reply.id).text,
+        lambda: f"You discarded {action.card}." in cards_as_text(fake.message(reply.id).text),
         timeout=6,
         what="the latest private reply to show the discard",
     )
@@ -393,7 +393,7 @@ async def test_a_slow_move_is_deferred_in_time_and_answered_after(
     result = await game.button(action)
     assert result.type == 6 and result.latency is not None and result.latency < 3.0
     await fake.wait_for(
-        lambda: f"You discarded {action.card}." in dm_hand(fake, table, seat).text,
+        lambda: f"You discarded {action.card}." in cards_as_text(dm_hand(fake, table, seat).text),
         timeout=6,
         what="the deferred answer",
     )

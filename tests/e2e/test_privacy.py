@@ -168,7 +168,9 @@ async def test_a_card_taken_from_the_pile_is_named(world: World, bot: GinBot) ->
     expected = f"{name} took {upcard} from the discard pile"
     public = fake.message(table.display["public"])
     await fake.wait_for(  # spectators' table is edited a few moves at a time
-        lambda: expected in public.text, timeout=60, what="the table to name the card taken"
+        lambda: expected in cards_as_text(public.text),
+        timeout=60,
+        what="the table to name the card taken",
     )
     other = game.dm_panel(1 - seat)
     assert expected not in other.text, "a waiting player's hand was edited for a move"

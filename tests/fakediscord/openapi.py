@@ -89,6 +89,13 @@ ALLOWANCES: tuple[Allowance, ...] = (
         "snowflake_int",
     ),
     Allowance(
+        "button emoji id as an integer",
+        "discord.py's PartialEmoji.to_dict() gives the id as an int; Discord reads it",
+        _MESSAGE_BODIES,
+        ("components", "*", "components", "*", "emoji", "id"),
+        "snowflake_int",
+    ),
+    Allowance(
         "DM recipient id as an integer",
         "discord.py's HTTPClient.start_private_message sends recipient_id as an int",
         frozenset({"create_dm"}),

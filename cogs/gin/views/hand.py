@@ -45,12 +45,16 @@ class MoveButton(
         primary: bool = False,
         *,
         custom_id: str | None = None,
+        emoji: discord.PartialEmoji | None = None,
     ) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         if kind == "biggin" or kind.startswith("knock"):
             style = discord.ButtonStyle.success
         custom_id = custom_id or f"gin:mv:{table_id}:{move}:{kind}"
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
+        button = discord.ui.Button[Any](
+            label=label[:80], style=style, custom_id=custom_id, emoji=emoji
+        )
+        super().__init__(button)
         self.parts = _parts(MOVE_PARTS, custom_id.removeprefix("gin:mv:"))
         if self.parts is not None and int(self.parts["card"] or 0) >= len(DECK):
             self.parts = None
@@ -171,8 +175,9 @@ def hand_view(
     emoji: Callable[[Card], discord.PartialEmoji | None] = no_emoji,
 ) -> discord.ui.View | None:
     """The moves open to this player right now, as buttons and menus (None when it's not
-    their turn or the hand is over). ``emoji`` gives each card option its picture; the
-    label keeps the card's text, which is what a player reads and types."""
+    their turn or the hand is over). ``emoji`` gives each card option and each button of a
+    card its picture, as the hand shows it; the label keeps the card's text, which is what
+    a player reads and types."""
     match = table.match
     if match is None or match.is_over:
         return None
@@ -190,10 +195,11 @@ def hand_view(
         and upcard is not None
         and joins_a_meld(hand.hands[seat], upcard, hand.rules.distinct_suits)
     )
+    picture = None if upcard is None else emoji(upcard)
     if hand.phase is Phase.UPCARD:
         # TRANSLATORS: a button: take the upcard (a card's name, such as 10♥).
         take_label = tr("Take {card}", card=upcard)
-        view.add_item(MoveButton(table.id, move, "take", take_label, primary=take))
+        view.add_item(MoveButton(table.id, move, "take", take_label, primary=take, emoji=picture))
         # TRANSLATORS: a button: pass on the upcard.
         pass_label = tr("Pass")
         view.add_item(MoveButton(table.id, move, "pass", pass_label, primary=hints and not take))
@@ -208,7 +214,9 @@ def hand_view(
         if can_take:
             # TRANSLATORS: a button: take the upcard (a card's name, such as 10♥).
             take_label = tr("Take {card}", card=upcard)
-            view.add_item(MoveButton(table.id, move, "take", take_label, primary=take))
+            view.add_item(
+                MoveButton(table.id, move, "take", take_label, primary=take, emoji=picture)
+            )
         return view
     # Best first: the card whose loss leaves the least deadwood, the highest on ties.
     choices = sorted(discard_choices(hand, seat), key=lambda c: (c[1], -c[0].value, -int(c[0])))
@@ -236,7 +244,7 @@ def hand_view(
             # TRANSLATORS: a button: knock, discarding this card face down; {left} is the
             # deadwood count kept.
             label = tr("Knock: discard {card} (deadwood {left})", card=card, left=left)
-        view.add_item(MoveButton(table.id, move, f"knock{int(card)}", label))
+        view.add_item(MoveButton(table.id, move, f"knock{int(card)}", label, emoji=emoji(card)))
     if len(knocks) > 1:
         knock_options = [
             discord.SelectOption(
