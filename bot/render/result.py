@@ -14,12 +14,20 @@ OVER_FOOTER = N_("Play again any time: /gin challenge, /gin open or /gin practic
 CHALLENGE_AGAIN = N_("Challenge again any time with /gin challenge.")
 
 
-def match_over_panel(match: Match, result: MatchResult, *, friendly: bool = True) -> Panel:
+PRACTICE_AGAIN = N_("Play again with the button, or any time with /gin practice.")
+
+
+def match_over_panel(
+    match: Match, result: MatchResult, *, friendly: bool = True, practice: bool = False
+) -> Panel:
     """Every player's place and final score with its breakdown, and the winner; a match of
     a tournament (not ``friendly``) has no word on playing again: what its result means for
-    the tournament follows it."""
+    the tournament follows it. A practice match's result in the channel (``practice``)
+    points to its Play again button."""
     panel = _match_over(match, result)
-    return panel if friendly else replace(panel, footer="")
+    if not friendly:
+        return replace(panel, footer="")
+    return replace(panel, footer=translate(PRACTICE_AGAIN)) if practice else panel
 
 
 def _match_over(match: Match, result: MatchResult) -> Panel:

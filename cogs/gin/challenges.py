@@ -21,6 +21,7 @@ from bot.server_settings import ServerSettings
 from bot.tables import Status, Table, TableError, TableService
 from bot.tables.events import ELSEWHERE, MatchStarted, TableClosed, TableEvent, TableOpened
 from bot.tables.lobby import table_size
+from bot.tables.model import COACH
 from cogs.gin.after import After
 from cogs.gin.errors import send, update
 from cogs.gin.lobby import Lobbies
@@ -138,6 +139,12 @@ class Challenges:
         row = await self.service.records.match(table_id)
         user = str(interaction.user.id)
         replayable = row is not None and find_mode(row.mode).rematch_allowed
+        if row is not None and replayable and row.vs_bot:
+            settings = ServerSettings.from_dict(row.settings)
+            await self._practice_again(
+                interaction, row.challenger_id, row.channel_id, row.display, settings
+            )
+            return
         if row is None or not replayable or row.vs_bot or not row.opponent_id:
             raise TableError("That match can't be replayed: start one with `/gin challenge`.")
         if user not in (row.challenger_id, row.opponent_id):
@@ -169,6 +176,26 @@ class Challenges:
             origin=DISCORD,
         )
         await self._post_challenge(interaction, table, opponent, server, set())
+
+    async def _practice_again(
+        self,
+        interaction: discord.Interaction[Any],
+        player_id: str,
+        channel_id: str,
+        saved: dict[str, Any],
+        server: ServerSettings,
+    ) -> None:
+        """Play again under a practice match: its player plays the bot again at once, at the
+        same level, with the same settings and hints (``saved``: the match's saved JSON)."""
+        if str(interaction.user.id) != player_id:
+            raise TableError(
+                "Only the player of that practice match can play it again. Practise "
+                "yourself with `/gin practice`."
+            )
+        if str(interaction.channel_id) != channel_id:
+            raise TableError("A practice match is played again where it was: use its channel.")
+        level = str(saved.get("bot_level") or "normal")
+        await self._play_the_bot(interaction, level, {}, server, hints=bool(saved.get(COACH)))
 
     async def _post_challenge(
         self,
@@ -228,11 +255,25 @@ class Challenges:
         *,
         hints: bool = False,
     ) -> None:
+        await self._play_the_bot(interaction, level, overrides, hints=hints)
+
+    async def _play_the_bot(
+        self,
+        interaction: discord.Interaction[Any],
+        level: str,
+        overrides: dict[str, Any],
+        server: ServerSettings | None = None,
+        *,
+        hints: bool = False,
+    ) -> None:
+        """A match against the bot, at once: with the server's settings and ``overrides``,
+        or with ``server``'s settings as they are (a practice match played again)."""
         me = self.client.user
         assert me is not None
         guild_id = str(interaction.guild_id)
         async with self.after.flow(interaction) as flow:
-            server = await self.match_settings(guild_id, overrides)
+            if server is None:
+                server = await self.match_settings(guild_id, overrides)
             me_player = Player(str(me.id), name_of(me))
             player = player_of(interaction.user)
             table = await self.service.opening.challenge(

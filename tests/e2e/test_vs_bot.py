@@ -8,6 +8,7 @@ from bot.client import GinBot
 from bot.tables.thinker import THINKER
 from tests.e2e.conftest import World
 from tests.e2e.driver import Game
+from tests.fakediscord import Message
 
 
 @pytest.mark.parametrize("via", ["command", "button"])
@@ -60,3 +61,38 @@ async def test_challenging_the_bot_starts_at_once_and_other_bots_are_refused(
         world.alice, channel, "gin challenge", opponent=world.bob, level="hard"
     )
     assert level_for_person.ephemeral and "level" in level_for_person.text
+
+
+async def test_a_practice_match_ends_with_play_again(world: World, bot: GinBot) -> None:
+    """The result of a practice match has a Play again button (not a pointer to `/gin
+    challenge`): its player presses it and plays the bot again at once, at the same level;
+    anyone else is told privately that it is not theirs."""
+    fake = world.fake
+    game = Game(world, bot)
+    first = await game.practice(world.alice, "easy")
+    await game.play_against_bot(via="button", seed=2)
+
+    def result() -> Message | None:
+        found = [m for m in fake.channel_messages(world.channel) if "Match over" in m.text]
+        return found[-1] if found else None
+
+    over = await fake.wait_for(result, what="the match-over message")
+    again = f"gin:rm:{first.id}"
+    assert again in over.custom_ids()
+    button = next(
+        item
+        for row in over.components
+        for item in row.get("components") or []
+        if item.get("custom_id") == again
+    )
+    assert button["label"] == "Play again"
+    assert "/gin practice" in over.text and "/gin challenge" not in over.text
+    moves = first.move_count
+    refused = await fake.click(world.bob, over, again)
+    assert refused.ephemeral and "/gin practice" in refused.text
+    assert bot.service.in_channel(str(world.channel.id)) is None
+    started = await fake.click(world.alice, over, again)
+    assert not started.ephemeral and "easy" in started.text, started.text
+    table = bot.service.in_channel(str(world.channel.id))
+    assert table is not None and table.id != first.id and table.vs_bot
+    assert table.bot_level == "easy" and first.move_count == moves

@@ -249,8 +249,10 @@ class ChannelScreens:
         if not ids.final_posted:
             await self.private.notices.clear_channel_pings(table)
             friendly = table.meta.tournament is None
-            panel = match_over_panel(match, match.result, friendly=friendly)
-            payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], rematch_view(table))
+            again = rematch_view(table)
+            practice = table.vs_bot and again is not None  # its button plays the bot again
+            panel = match_over_panel(match, match.result, friendly=friendly, practice=practice)
+            payload = message_payload([embed(panel, SHOWDOWN_COLOUR)], again)
             human = [table.players[seat].id for seat in table.human_seats]
             payload["content"] = " ".join(f"<@{user_id}>" for user_id in human)
             # Named, but pinged only where no result DM will tell them: closed DMs.

@@ -61,14 +61,20 @@ class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"gin:rm:(?P<rest>.*)",
 ):
-    """On a two-player match's result: challenge the same opponent with the same settings."""
+    """On a two-player match's result: challenge the same opponent with the same settings
+    (a practice match: play the bot again, at once)."""
 
     REBUILT_WITH = (0,)
 
-    def __init__(self, table_id: int, *, custom_id: str | None = None) -> None:
+    def __init__(
+        self, table_id: int, *, custom_id: str | None = None, practice: bool = False
+    ) -> None:
         custom_id = custom_id or f"gin:rm:{table_id}"
         # TRANSLATORS: a button under a match's result: play the same opponent again.
         label = tr("Rematch")
+        if practice:
+            # TRANSLATORS: a button under a practice match's result: play the bot again.
+            label = tr("Play again")
         super().__init__(
             discord.ui.Button(
                 label=label, emoji="🔁", style=discord.ButtonStyle.primary, custom_id=custom_id
@@ -81,12 +87,16 @@ class RematchButton(
 
 
 def rematch_view(table: Table) -> discord.ui.View | None:
-    """A Rematch button under the result of a two-player match between people (not of a
-    tournament's match: the tournament says what comes next)."""
-    if not table.mode.rematch_allowed or table.bot_seats or table.meta.tournament is not None:
+    """A Rematch button under the result of a two-player match between people, or Play
+    again under a practice match against the bot (not under a tournament's match: the
+    tournament says what comes next)."""
+    if not table.mode.rematch_allowed or table.meta.tournament is not None:
+        return None
+    practice = table.vs_bot
+    if table.bot_seats and not practice:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(table.id))
+    view.add_item(RematchButton(table.id, practice=practice))
     return view
 
 
