@@ -64,9 +64,15 @@ class Responder:
     # -- POST /interactions/{id}/{token}/callback ----------------------------------------------
 
     def callback(
-        self, record: InteractionRecord, body: Payload, files: list[UploadedFile]
+        self,
+        record: InteractionRecord,
+        body: Payload,
+        files: list[UploadedFile],
+        arrived: float | None = None,
     ) -> Payload:
-        arrived = time.perf_counter()
+        """The answer, refused as Discord refuses one that ``arrived`` (by default now) more
+        than the deadline after the interaction was sent."""
+        arrived = time.perf_counter() if arrived is None else arrived
         try:
             return self._callback(record, body, files, arrived)
         except ApiError as exc:

@@ -16,8 +16,13 @@ allowed by name with its reason (`ALLOWANCES`); nothing else is.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import marshal
+import os
 import re
+import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +36,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 SPEC_FILE = Path(__file__).parent / "discord_api_spec" / "openapi.json"
+# Compiled validators, shared by every process and run on this machine: making one takes up
+# to a second of CPU, which a test process spends while a bot waits for its answers.
+VALIDATOR_CACHE = Path(tempfile.gettempdir()) / "fakediscord-validators"
 SPEC_URI = "urn:discord-api-spec"
 API_PREFIX = "/api/v10"
 _VALUE_SHOWN = 80  # characters of a refused value quoted in a report
@@ -387,8 +395,17 @@ class DiscordSpec:
         # Compiled to Python once per operation and place: the whole document as the root,
         # so its "#/components/..." references resolve, entered at the schema's pointer.
         # Annotations (formats, encodings) are left out: the explaining validator leaves
-        # them unchecked too.
-        return fastjsonschema.compile({**self._formatless, "$ref": pointer})  # type: ignore[no-any-return]
+        # them unchecked too. The compiled code is kept on disk for other processes.
+        path = VALIDATOR_CACHE / f"{_cache_key(pointer)}.marshal"
+        try:
+            code = marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            source = fastjsonschema.compile_to_code({**self._formatless, "$ref": pointer})
+            code = compile(source, f"<validator {pointer}>", "exec")
+            _write_atomically(path, marshal.dumps(code))
+        namespace: dict[str, Any] = {}
+        exec(code, namespace)
+        return namespace["validate"]  # type: ignore[no-any-return]
 
     def _validator(self, pointer: str) -> Draft202012Validator:
         # The schema is named by its place in the whole document, so the "#/components/..."
@@ -405,6 +422,33 @@ class DiscordSpec:
                 node = node[int(key)] if isinstance(node, list) else node[key]
             schema = node
         return schema
+
+
+@cache
+def _source_digest() -> str:
+    """What a compiled validator depends on: the spec, how this module reads it, the
+    compiler and the interpreter (whose bytecode is stored)."""
+    digest = hashlib.sha256()
+    for part in (SPEC_FILE.read_bytes(), Path(__file__).read_bytes()):
+        digest.update(part)
+    digest.update(f"{fastjsonschema.VERSION} {sys.version}".encode())
+    return digest.hexdigest()
+
+
+def _cache_key(pointer: str) -> str:
+    return hashlib.sha256(f"{_source_digest()} {pointer}".encode()).hexdigest()[:40]
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Another process reads the file whole or not at all; a failure only costs the cache."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        pass
 
 
 def _escape(template: str) -> str:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("fakediscord.rest")
 
 API = "/api/v10"
+ARRIVED = web.RequestKey("arrived", float)  # perf_counter when the request came in
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -214,6 +215,9 @@ class Rest:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        # When Discord's clock for an answer stops: as the request comes in, before the
+        # fake's own checks (which cost it CPU time Discord would not take).
+        request[ARRIVED] = time.perf_counter()
         path = request.path
         route = f"{request.method} {_route_of(path)}"
         self.requests[route] += 1
@@ -617,7 +621,7 @@ class Rest:
     async def callback(self, request: web.Request) -> web.Response:
         record = self._record_by_id(request)
         body, files = await read_body(request)
-        answer = self.fake.responder.callback(record, body, files)
+        answer = self.fake.responder.callback(record, body, files, request[ARRIVED])
         if request.query.get("with_response") in ("1", "true", "True"):
             return json_response(answer)
         return no_content()
