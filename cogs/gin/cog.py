@@ -92,7 +92,6 @@ class GinCog(commands.Cog):
         self.reviews = Reviews(service, bot, coach)
         self.settings = ServerSettingsFlow(service)
         self.moderation = Moderation(service, after, self.lobbies)
-        self._watchdogs: set[asyncio.Task[None]] = set()
         # The services' events this layer hears (filled where the extension is set up).
         self.subscriptions: list[Callable[[], None]] = []
 
@@ -125,7 +124,7 @@ class GinCog(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         heard(interaction)  # the watchdog's answer, if it must give one, in their language
-        watch(interaction, self._watchdogs)
+        watch(interaction)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -4,8 +4,14 @@ Slash commands, buttons, menus and page buttons all answer through ``send`` and 
 which work whether the interaction was answered, deferred or not yet touched, and all their
 errors end in ``handle_error``: a game error gets its private explanation; anything else is
 logged with its context and answered with a short private apology. A watchdog answers any
-interaction still unanswered after ``WATCHDOG_SECONDS`` (one no handler picked up, or one whose
-handler is slow), so nobody ever sees "This interaction failed".
+interaction still unanswered ``WATCHDOG_SECONDS`` after Discord made it (one no handler picked
+up, or one whose handler is slow), so nobody ever sees "This interaction failed".
+
+Discord's 3 s run from when it made the interaction, which its id tells, not from when this
+process heard of it: a busy process (a long queue on the loop, the gateway behind) hears of
+it late. So the watchdog's time is counted from the interaction's id, and a handler that
+takes up an interaction already ``LATE_SECONDS`` old defers it at once, before any database
+work, rather than answer it after that work, too late.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -29,7 +36,13 @@ from cogs.gin.languages import heard
 log = logging.getLogger(__name__)
 
 ERROR_COLOUR = discord.Colour.red()
-WATCHDOG_SECONDS = 2.0  # Discord gives an interaction 3 s; answer for a slow handler before
+# Discord gives an interaction 3 s from its making; a slow handler's is deferred before, with
+# time left for that call to arrive from a busy process.
+WATCHDOG_SECONDS = 1.5
+# An interaction this old when its handler takes it up is deferred at once: the process is
+# busy, and the handler's work would take it past the watchdog's time.
+LATE_SECONDS = 1.0
+DISCORD_SECONDS = 3.0  # older than this, Discord refuses any answer
 
 # Keys in ``Interaction.extras``.
 HANDLED = "gin_handled"  # one of our handlers took the interaction
@@ -204,9 +217,21 @@ async def _answer_error(
 
 def taken(interaction: discord.Interaction[Any]) -> None:
     """One of our handlers has the interaction (a command, a button, a menu): if it is slow,
-    the watchdog defers it for the handler instead of apologising for it."""
+    the watchdog defers it for the handler instead of apologising for it; if it is late
+    already, it is deferred now, while the handler does its work."""
     interaction.extras[HANDLED] = True
     heard(interaction)  # the answer and any error in the player's own language
+    if _watched(interaction) and age(interaction) >= LATE_SECONDS:
+        _defer_now(interaction)
+
+
+def age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord made the interaction (the time in its id), by this machine's
+    clock. A clock behind Discord's reads 0; one so far ahead that the interaction would be
+    past answering (Discord would not have sent it) reads 0 too, so a wrong clock costs the
+    watchdog's timing, never every answer."""
+    waited = time.time() - interaction.created_at.timestamp()
+    return waited if 0.0 < waited < DISCORD_SECONDS else 0.0
 
 
 @asynccontextmanager
@@ -221,24 +246,42 @@ async def funnel(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
         disarm(interaction)
 
 
-def watch(interaction: discord.Interaction[Any], tasks: set[asyncio.Task[None]]) -> None:
-    """Arm the watchdog for one interaction (commands, components and modals only)."""
-    if interaction.type not in (
+# The watchdogs' deferrals under way (a task is kept only while something refers to it).
+_RESCUES: set[asyncio.Task[None]] = set()
+
+
+def watch(interaction: discord.Interaction[Any]) -> None:
+    """Arm the watchdog for one interaction (commands, components and modals only), to go
+    off ``WATCHDOG_SECONDS`` after Discord made it."""
+    if not _watched(interaction) or WATCH in interaction.extras:
+        return
+    delay = max(0.0, WATCHDOG_SECONDS - age(interaction))
+    loop = asyncio.get_running_loop()
+    interaction.extras[WATCH] = loop.call_later(delay, _defer_now, interaction)
+
+
+def _watched(interaction: discord.Interaction[Any]) -> bool:
+    """Commands, components and modals: what a watchdog may defer (not autocomplete)."""
+    return interaction.type in (
         discord.InteractionType.application_command,
         discord.InteractionType.component,
         discord.InteractionType.modal_submit,
-    ) or (WATCH in interaction.extras):
+    )
+
+
+def _defer_now(interaction: discord.Interaction[Any]) -> None:
+    """Defer the interaction (or apologise for it, if no handler took it) unless its answer
+    is on its way or a deferral is already."""
+    extras = interaction.extras
+    if interaction.response.is_done() or extras.get(ANSWERING) or extras.get(DEFERRING):
         return
-
-    def check() -> None:
-        if interaction.response.is_done() or interaction.extras.get(ANSWERING):
-            return
-        task = asyncio.create_task(_rescue(interaction), name="gin-watchdog")
-        interaction.extras[DEFERRING] = task
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-
-    interaction.extras[WATCH] = asyncio.get_running_loop().call_later(WATCHDOG_SECONDS, check)
+    handle = extras.get(WATCH)
+    if handle is not None:
+        handle.cancel()
+    task = asyncio.create_task(_rescue(interaction), name="gin-watchdog")
+    extras[DEFERRING] = task
+    _RESCUES.add(task)
+    task.add_done_callback(_RESCUES.discard)
 
 
 def disarm(interaction: discord.Interaction[Any]) -> None:
