@@ -1,9 +1,16 @@
-"""Every test fails on a request the bot sent that Discord would refuse."""
+"""Every test fails on a request the bot sent that Discord would refuse; tests that start a
+fleet of bot processes take turns for the machine's cores."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import tempfile
+import time
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -16,6 +23,59 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     time waiting out Discord's rate limits, as the fake enforces them, rather than on a core
     (on two cores: 7.5 min with four workers, 12 min with three)."""
     return min(16, 2 * (os.cpu_count() or 1))
+
+
+# A fleet test (marked ``fleet``) runs two bot processes (each with its expert and picture
+# workers) on PostgreSQL, besides the fake Discord and the test: at start-up, and when a test
+# restarts one, each bot process wants a core to itself for seconds, while Discord gives an
+# interaction 3 s. Two fleets at once on two cores (``-n 4`` over tests/e2e/test_fleet.py,
+# eight bot processes) answered commands after 3 s in every run; one at a time, never. So a
+# fleet test waits, before its timeout starts, for one of ``cores // CORES_PER_FLEET`` slots
+# (at least one) shared by every test run on the machine; other tests go on meanwhile.
+# ``GIN_TEST_FLEETS`` sets the number of slots instead.
+CORES_PER_FLEET = 2
+FLEET_SLOTS = Path(tempfile.gettempdir()) / "gin-test-fleets"
+
+
+def fleet_slots() -> int:
+    """How many fleet tests may run at once on this machine."""
+    configured = os.environ.get("GIN_TEST_FLEETS", "").strip()
+    if configured:
+        return max(1, int(configured))
+    return max(1, (os.cpu_count() or 1) // CORES_PER_FLEET)
+
+
+@contextmanager
+def fleet_slot(poll: float = 0.1) -> Iterator[int]:
+    """Hold one of the machine's fleet slots (a file lock, freed even if the process dies)."""
+    FLEET_SLOTS.mkdir(exist_ok=True)
+    with ExitStack() as files:
+        slots: list[IO[str]] = [
+            files.enter_context(open(FLEET_SLOTS / f"slot-{n}", "a")) for n in range(fleet_slots())
+        ]
+        while True:
+            for number, slot in enumerate(slots):
+                try:
+                    fcntl.flock(slot, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield number
+                finally:
+                    fcntl.flock(slot, fcntl.LOCK_UN)
+                return
+            time.sleep(poll)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """A fleet test runs (set-up to teardown) only while it holds a fleet slot; waiting for
+    one is outside its timeout, whose hook this one wraps."""
+    if item.get_closest_marker("fleet") is None:
+        yield
+        return
+    with fleet_slot():
+        yield
 
 
 SHOWN = 20  # violations listed in a failure; the rest are counted

@@ -3,6 +3,7 @@ tables on both shards by DM buttons (which arrive at shard 0) and slash commands
 at the channel's shard), one click through each process at once, a killed owner, a timer.
 
 Skipped with one line without a PostgreSQL server (failed instead with GIN_REQUIRE_POSTGRES=1).
+Each test waits for a fleet slot of the machine (``fleet``, see tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tests.fakediscord.errors import InteractionFailed, InteractionTimeout
 from tests.gin.players import choose
 from tests.store.conftest import require_postgres
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.fleet]
 
 
 @pytest.fixture
