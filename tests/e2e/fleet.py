@@ -27,6 +27,10 @@ from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "fake.bot.token"
+# How long bot processes may take to start and connect. Only a cap for a start-up that hangs:
+# on a machine shared with other work (or under `nice`), importing and starting a bot took
+# 25 s and more while its cores were busy, and nothing is timed against Discord until then.
+STARTUP_SECONDS = 120.0
 
 
 @dataclass
@@ -76,7 +80,7 @@ class Fleet:
         self.processes[shard] = process
         return process
 
-    async def connected(self, timeout: float = 30) -> None:
+    async def connected(self, timeout: float = STARTUP_SECONDS) -> None:
         """Until every running process's shard is connected and the commands are synced."""
         wanted = sorted(
             (s, self.shard_count) for s, p in self.processes.items() if p.poll() is None
