@@ -194,6 +194,64 @@ async def test_an_elimination_player_who_resigns_is_out_and_the_table_plays_on(
     assert rows[ANN.id].place == 1 and rows[BEN.id].place == 4 and rows[DEE.id].place == 2
 
 
+async def test_a_three_player_who_resigns_is_out_and_the_two_others_play_to_the_end(
+    service: TableService, tmp_path: Path
+) -> None:
+    table = await lobby_of(service, "three", PEOPLE[:3])
+    match = table.match
+    assert match is not None and table.status is Status.PLAYING
+    playing = match.hand.seats
+    leaver = table.players[playing[1]]
+    await play_moves(service, table, 3)
+    number = match.hand_number
+    assert await service.resign(table, leaver.id) is None  # the match goes on
+    assert table.status is Status.PLAYING and match.dropped == [playing[1]]
+    with pytest.raises(TableError, match="left this match"):
+        await service.resign(table, leaver.id)
+    # The hand they were playing is stored as ended, unplayed; the next is dealt to the two.
+    moves = await service.store.moves(table.id)
+    assert moves[-1].action["kind"] == "leave"
+    hands = await service.store.hands(table.id)
+    assert hands[-1].number == number and hands[-1].outcome == "void"
+    assert hands[-1].result["result"]["left"] == playing[1]
+    assert match.hand_number == number + 1 and playing[1] not in match.hand.seats
+    # A restart finds the match as it was.
+    store2 = SqliteStore(tmp_path / "gin.sqlite3")
+    await store2.open()
+    try:
+        (loaded,) = await TableService(store2).load()
+        assert loaded.match is not None
+        assert loaded.match.to_dict(history=False) == match.to_dict(history=False)
+    finally:
+        await store2.close()
+    await play_moves(service, table, 5000, seed=3)
+    assert table.status is Status.FINISHED and match.result is not None
+    rows = {r.user_id: r for r in await service.store.results(table.id)}
+    assert rows[leaver.id].place == 3
+    assert {rows[p.id].place for p in table.players if p != leaver} == {1, 2}
+
+
+async def test_a_three_player_forfeit_puts_the_idle_player_out(service: TableService) -> None:
+    table = await lobby_of(service, "three", PEOPLE[:3])
+    match = table.match
+    assert match is not None
+    idle, other = match.hand.turn, next(s for s in match.hand.seats if s != match.hand.turn)
+    sitter = match.hand.dealer
+    clock = service.clock
+    assert isinstance(clock, Clock)
+    clock.now += timedelta(seconds=table.server.turn_seconds + 1)  # the whole turn passed
+    (event,) = await service.deadlines.fire(table)
+    assert event.kind is TimerKind.FORFEIT and event.result is None
+    assert match.dropped == [idle] and table.is_open
+    assert match.hand.seats == (other, sitter) and match.hand.dealer == sitter
+    assert table.display["timers"]["0"]["seat"] == match.hand.turn == other
+    # The second player out of time leaves the last one the winner.
+    clock.now += timedelta(seconds=table.server.turn_seconds + 1)
+    (event,) = await service.deadlines.fire(table)
+    assert event.result is not None and table.status is Status.FINISHED
+    assert event.result.winner == sitter and event.result.placings[idle] == 3
+
+
 async def test_ratings_per_mode_from_places(service: TableService) -> None:
     table = await lobby_of(service, "elimination", PEOPLE[:3], size=3)
     for person in (BEN, CAL):

@@ -137,6 +137,7 @@ class HandResult:
     knocker_deadwood: int = 0
     defender_deadwood: int = 0
     knock_card: KnockCard | None = None  # Oklahoma: the upcard that set this hand's rules
+    left: int | None = None  # a void hand left unplayed: the seat that left it (three players)
 
     @property
     def loser(self) -> int | None:
@@ -178,6 +179,8 @@ class HandResult:
         }
         if self.knock_card is not None:  # a classic result reads as it always did
             data["knock_card"] = self.knock_card.to_dict()
+        if self.left is not None:
+            data["left"] = self.left
         return data
 
     @classmethod
@@ -202,6 +205,7 @@ class HandResult:
             knocker_deadwood=data.get("knocker_deadwood", 0),
             defender_deadwood=data.get("defender_deadwood", 0),
             knock_card=KnockCard.from_dict(data.get("knock_card")),
+            left=data.get("left"),
         )
 
 
@@ -503,12 +507,19 @@ class Hand:
         self.discard_pile = self.discard_pile[-1:]
 
     def remove_seat(self, seat: int) -> None:
-        """A player leaves the hand (elimination: resigned or out of time). Their cards are
-        set aside; the turn passes on if it was theirs. Recorded as a LEAVE action."""
+        """A player leaves the hand (resigned or out of time), recorded as a LEAVE action.
+        A round of more (elimination) goes on: their cards are set aside, and the turn
+        passes on if it was theirs. A hand of two cannot go on without one of them: it ends
+        there, unplayed and void (three players, where the two others play on)."""
         if seat not in self.seats:
             raise IllegalMove("You are not playing this hand.")
+        if self.is_over:
+            raise IllegalMove("This hand is over.")
         if len(self.seats) <= 2:
-            raise IllegalMove("A hand of two cannot go on without one of them.")
+            self.result = HandResult(outcome=Outcome.VOID, knock_card=self.knock_card, left=seat)
+            self.phase = Phase.OVER
+            self.actions.append(Action(ActionKind.LEAVE, seat))
+            return
         after = self.next_seat(seat)
         if not self.dealt_seats:
             self.dealt_seats = self.seats

@@ -89,6 +89,30 @@ class HandRecord:
         )
 
 
+class TieRule(StrEnum):
+    """What placed one of two sides level on final score above the other."""
+
+    TARGET = "target"  # it reached the target (RULES.md 9, 10.1)
+    HANDS = "hands"  # it won more hands (three players, RULES.md 10.1)
+    SHARED = "shared"  # nothing: level on both, they share the place
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """Two sides level on final score, the one placed higher first, and what decided it."""
+
+    above: int
+    below: int
+    rule: TieRule
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"above": self.above, "below": self.below, "rule": self.rule.value}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TieBreak:
+        return cls(int(data["above"]), int(data["below"]), TieRule(data["rule"]))
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """How a match ended: points, bonuses and final scores per side, every seat's place.
@@ -97,6 +121,8 @@ class MatchResult:
     is a seat of the first place; ``placings`` gives each seat's place (1 is best; partners
     share theirs). Hollywood: ``games`` holds each ended game's result, and points, bonuses
     and final scores are their sums; the winner is who won two or three of the games.
+    ``tie_breaks``: every two sides placed one above the other (or side by side) while level
+    on final score, and the rule that did it, for the result to say so.
     """
 
     reason: EndReason
@@ -109,6 +135,7 @@ class MatchResult:
     loser: int | None = None  # who resigned or forfeited
     placings: tuple[int, ...] = ()
     games: tuple[GameResult, ...] = ()  # Hollywood: the games that ended
+    tie_breaks: tuple[TieBreak, ...] = ()
 
     def place_of(self, seat: int) -> int:
         return self.placings[seat]
@@ -135,6 +162,8 @@ class MatchResult:
         }
         if self.games:
             data["games"] = [g.to_dict() for g in self.games]
+        if self.tie_breaks:
+            data["tie_breaks"] = [t.to_dict() for t in self.tie_breaks]
         return data
 
     @classmethod
@@ -152,6 +181,7 @@ class MatchResult:
             loser=data.get("loser"),
             placings=tuple(placings),
             games=tuple(GameResult.from_dict(g) for g in data.get("games", ())),
+            tie_breaks=tuple(TieBreak.from_dict(t) for t in data.get("tie_breaks", ())),
         )
 
 
@@ -175,12 +205,12 @@ class MoveReport:
     finished_hand: HandRecord | None = None  # set when the move ended a hand (a board)
     result: MatchResult | None = None  # set when the move ended the match
     scored: HandScore | None = None  # set when the whole hand was scored
-    went_out: int | None = None  # elimination: the seat that went out (or left)
+    went_out: int | None = None  # the seat that went out (elimination) or left the match
 
 
 @dataclass(eq=True)
 class Match:
-    """A match of any mode. Change it only through ``apply`` and ``resign``."""
+    """A match of any mode. Change it only through ``apply`` and ``leave`` (``resign``)."""
 
     players: tuple[Player, ...]
     settings: Settings
@@ -340,19 +370,26 @@ class Match:
         board.apply(action)
         if not board.is_over:
             return MoveReport(action)
-        record = self._record(index)
+        record = self.record_board(index)
         return self.mode.board_over(self, action, record)
 
-    def resign(self, seat: int, reason: EndReason = EndReason.RESIGN) -> MatchResult | None:
-        """A player concedes or runs out of time. Two-player hands end the match for their
-        side; elimination puts the player out and plays on (None while it goes on)."""
+    def leave(self, seat: int, reason: EndReason = EndReason.RESIGN) -> MoveReport:
+        """A player concedes or runs out of time, as the mode says: two players and teams
+        end the match for their side; three players and elimination put the player out and
+        play on (three: a hand they were playing ends unplayed, and the next is dealt), until
+        one player is left. What it led to, as a LEAVE move's report."""
         if self.result is not None:
             raise IllegalMove("This match is over.")
         if not 0 <= seat < len(self.players) or seat not in self.in_play:
             raise IllegalMove("You are not playing this match.")
-        return self.mode.resign(self, seat, reason)
+        return self.mode.leave(self, seat, reason)
 
-    def _record(self, index: int) -> HandRecord:
+    def resign(self, seat: int, reason: EndReason = EndReason.RESIGN) -> MatchResult | None:
+        """``leave``, for its result: None while the match goes on without the player."""
+        return self.leave(seat, reason).result
+
+    def record_board(self, index: int) -> HandRecord:
+        """Keep the board that just ended in the history (for the modes)."""
         board = self.boards[index]
         assert board.result is not None
         record = HandRecord(

@@ -10,7 +10,8 @@ their results add up.
 - ``classic``: two players, RULES.md 3-9, exactly as it always was; with the settings'
   variant (RULES.md 12) Oklahoma (each hand's rules from its first upcard, in the hand) or
   Hollywood (three games scored at once, ``bot.gin.hollywood``).
-- ``three``: three players; the dealer sits out (``sit_out``: rotate or loser).
+- ``three``: three players; the dealer sits out (``sit_out``: rotate or loser). A player who
+  leaves is out, placed last, and the two others play on as two players.
 - ``teams``: two teams of two, partners across the table, two games per hand, to
   ``team_target``; partners switch opponents every hand (``rotate_opponents``).
 - ``elimination``: 2 to 14 players, 1 to 4 decks, gin only, the pile reshuffled into a new
@@ -26,7 +27,15 @@ from typing import ClassVar
 from bot.gin import hollywood
 from bot.gin.cards import DECK, Card
 from bot.gin.errors import IllegalMove, VariantNotAllowed
-from bot.gin.hand import CLASSIC_RULES, Action, Hand, HandResult, HandRules, Outcome
+from bot.gin.hand import (
+    CLASSIC_RULES,
+    Action,
+    ActionKind,
+    Hand,
+    HandResult,
+    HandRules,
+    Outcome,
+)
 from bot.gin.match import (
     EndReason,
     HandRecord,
@@ -35,6 +44,8 @@ from bot.gin.match import (
     MatchResult,
     MoveReport,
     Player,
+    TieBreak,
+    TieRule,
     cut_for_deal,
 )
 from bot.gin.phrase import Phrase
@@ -76,7 +87,8 @@ class Mode:
     #: The two players may ask for a rematch once the match is over.
     rematch_allowed: ClassVar[bool]
     #: A resignation or a forfeit ends the match for the player's side; without, the player is
-    #: out, placed below everyone still in, and the others play on (elimination).
+    #: out, placed below everyone still in, and the others play on (three players,
+    #: elimination) until one is left.
     leaving_ends_match: ClassVar[bool]
     #: The name of the setting that holds the points this mode plays to (``target`` below).
     target_setting: ClassVar[str] = "target"
@@ -132,7 +144,7 @@ class Mode:
         """A board of the hand ended: score what can be scored, deal what comes next."""
         raise NotImplementedError
 
-    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+    def leave(self, match: Match, seat: int, reason: EndReason) -> MoveReport:
         """End the match for the seat's side (two-player hands): points stand, no bonuses."""
         n = len(match.players)
         zeros = (0,) * len(match.scores)
@@ -149,7 +161,7 @@ class Mode:
             placings=placings,
         )
         assert len(placings) == n
-        return match.result
+        return MoveReport(Action(ActionKind.LEAVE, seat), result=match.result, went_out=seat)
 
     def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
         raise NotImplementedError
@@ -182,20 +194,40 @@ def _score(match: Match, result: HandResult) -> HandScore:
 
 def _final(match: Match, reached: int, target_reached_by: list[int]) -> MatchResult:
     """Bonuses and final scores per side once side ``reached`` got to the target; places by
-    final score, ties to the side that reached the target, then to more hands won."""
+    final score, ties to the side that reached the target, then to more hands won (still
+    level: the place is shared), each such tie said in ``tie_breaks``. A player who left
+    (three players) is placed below everyone who stayed, the first to leave last, with
+    their points and no bonus."""
     settings = match.settings
     sides = len(match.scores)
+    left = [match.side_of(seat) for seat in reversed(match.dropped)]
     shutout = all(match.hands_won[s] == 0 for s in range(sides) if s != reached)
     game_bonus = tuple(
         (settings.game_bonus * (2 if shutout else 1)) if s == reached else 0 for s in range(sides)
     )
-    box_bonus = tuple(settings.box_bonus * match.hands_won[s] for s in range(sides))
-    final = tuple(match.scores[s] + game_bonus[s] + box_bonus[s] for s in range(sides))
-    order = sorted(
-        range(sides),
-        key=lambda s: (-final[s], s not in target_reached_by, -match.hands_won[s], s),
+    box_bonus = tuple(
+        0 if s in left else settings.box_bonus * match.hands_won[s] for s in range(sides)
     )
-    side_place = {side: place for place, side in enumerate(order, start=1)}
+    final = tuple(match.scores[s] + game_bonus[s] + box_bonus[s] for s in range(sides))
+
+    def standing(side: int) -> tuple[int, bool, int]:
+        return (-final[side], side not in target_reached_by, -match.hands_won[side])
+
+    stayed = sorted((s for s in range(sides) if s not in left), key=lambda s: (standing(s), s))
+    side_place: dict[int, int] = {}
+    tie_breaks: list[TieBreak] = []
+    for index, side in enumerate(stayed):
+        above = stayed[index - 1] if index else None
+        if above is not None and standing(above) == standing(side):
+            side_place[side] = side_place[above]  # level on everything: a shared place
+        else:
+            side_place[side] = index + 1
+        if above is not None and final[above] == final[side]:
+            tie_breaks.append(
+                TieBreak(above, side, _tie_rule(match, target_reached_by, above, side))
+            )
+    for index, side in enumerate(left):
+        side_place[side] = len(stayed) + index + 1
     placings = tuple(side_place[match.side_of(seat)] for seat in range(len(match.players)))
     return MatchResult(
         reason=EndReason.TARGET,
@@ -206,7 +238,17 @@ def _final(match: Match, reached: int, target_reached_by: list[int]) -> MatchRes
         shutout=shutout,
         final=final,
         placings=placings,
+        tie_breaks=tuple(tie_breaks),
     )
+
+
+def _tie_rule(match: Match, reached: list[int], above: int, below: int) -> TieRule:
+    """What placed ``above`` over ``below``, level on final score."""
+    if above in reached and below not in reached:
+        return TieRule.TARGET
+    if match.hands_won[above] != match.hands_won[below]:
+        return TieRule.HANDS
+    return TieRule.SHARED
 
 
 def _by_standing(match: Match, seats: Sequence[int]) -> list[int]:
@@ -316,14 +358,14 @@ class Classic(Mode):
             games=results,
         )
 
-    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+    def leave(self, match: Match, seat: int, reason: EndReason) -> MoveReport:
         """As in every two-player game; in Hollywood the games already over are listed."""
-        result = super().resign(match, seat, reason)
-        if result is None or not match.games:
-            return result
+        report = super().leave(match, seat, reason)
+        if report.result is None or not match.games:
+            return report
         ended = tuple(game.result for game in match.games if game.result is not None)
-        match.result = replace(result, games=ended)
-        return match.result
+        match.result = replace(report.result, games=ended)
+        return replace(report, result=match.result)
 
     @staticmethod
     def next_dealer(match: Match, result: HandResult) -> int:
@@ -361,7 +403,7 @@ class Three(Mode):
     plays_rounds = False
     dealer_sits_out = True
     rematch_allowed = False
-    leaving_ends_match = True
+    leaving_ends_match = False
 
     def start(
         self,
@@ -371,7 +413,7 @@ class Three(Mode):
         teams: list[int | None] | None,
     ) -> Match:
         cuts, dealer = cut_for_deal(3, seed)
-        return Match(
+        match = Match(
             players=players,
             settings=settings,
             seed=seed,
@@ -379,16 +421,23 @@ class Three(Mode):
             scores=[0, 0, 0],
             hands_won=[0, 0, 0],
             hand_number=1,
-            boards=[self.deal(players, settings, dealer, _first_seed(seed))],
+            boards=[],
             mode_name=self.name,
             sides=(0, 1, 2),
         )
+        match.boards = [self.deal(match, dealer, _first_seed(seed))]
+        return match
 
     @staticmethod
-    def deal(players: tuple[Player, ...], settings: Settings, dealer: int, seed: str) -> Hand:
-        """The dealer deals the other two, the player on their left first, and sits out."""
-        seats = ((dealer + 1) % 3, (dealer + 2) % 3)
-        return Hand.deal(seats, dealer, _names(players), settings, seed)
+    def deal(match: Match, dealer: int, seed: str) -> Hand:
+        """The dealer deals the other two, the player on their left first, and sits out; once
+        a player has left, the dealer deals the other player and themself (two players)."""
+        playing = match.in_play
+        if len(playing) == 3:
+            seats = ((dealer + 1) % 3, (dealer + 2) % 3)
+        else:
+            seats = (next(s for s in playing if s != dealer), dealer)
+        return Hand.deal(seats, dealer, _names(match.players), match.settings, seed)
 
     def board_over(self, match: Match, action: Action, record: HandRecord) -> MoveReport:
         result = record.result
@@ -396,23 +445,71 @@ class Three(Mode):
         if scored.side is not None and match.scores[scored.side] >= match.settings.target:
             match.result = _final(match, scored.side, [scored.side])
             return MoveReport(action, record, match.result, scored)
-        dealer = match.hand.dealer
-        if result.winner is not None:
-            if match.settings.sit_out is SitOut.LOSER:
-                assert result.loser is not None
-                dealer = result.loser  # the loser sits out; the winner plays the sitter
-            else:
-                dealer = (dealer + 1) % 3
+        dealer = self.next_dealer(match, result)
         match.hand_number += 1
-        match.boards = [self.deal(match.players, match.settings, dealer, match.hand_seed())]
+        match.boards = [self.deal(match, dealer, match.hand_seed())]
         return MoveReport(action, record, None, scored)
 
-    def placings_after_resign(self, match: Match, seat: int) -> tuple[int, ...]:
-        others = _by_standing(match, [s for s in range(3) if s != seat])
-        order = [*others, seat]
-        return tuple(order.index(s) + 1 for s in range(3))
+    def next_dealer(self, match: Match, result: HandResult) -> int:
+        """Three in play: ``sit_out`` (the deal passes to the left, or the loser deals and
+        sits out). Two left: the two-player game's ``next_dealer``. After a void hand the
+        same dealer deals again (if they left, the player on their left)."""
+        dealer = match.hand.dealer
+        playing = match.in_play
+        if result.winner is None:
+            return dealer if dealer in playing else _left_of(match, dealer)
+        if len(playing) == 3:
+            if match.settings.sit_out is SitOut.LOSER:
+                assert result.loser is not None
+                return result.loser  # the loser sits out; the winner plays the sitter
+            return (dealer + 1) % 3
+        rule = match.settings.next_dealer
+        if rule is NextDealer.WINNER:
+            return result.winner
+        if rule is NextDealer.LOSER:
+            assert result.loser is not None
+            return result.loser
+        return _left_of(match, dealer)
+
+    def leave(self, match: Match, seat: int, reason: EndReason) -> MoveReport:
+        """Out at once, placed below the others with their points and no bonus: the two
+        left play on as two players, to the target; once only one is left, the match is over.
+        A hand the player was playing ends there, unplayed and void: nobody scores it, and
+        its dealer (who sat it out) deals the next to the other player."""
+        action = Action(ActionKind.LEAVE, seat)
+        match.dropped.append(seat)
+        if len(match.in_play) == 1:
+            match.result = self.last_left(match, reason, seat)
+            return MoveReport(action, result=match.result, went_out=seat)
+        board = match.hand
+        if seat not in board.seats or board.is_over:
+            return MoveReport(action, went_out=seat)  # they sat this hand out: it goes on
+        board.remove_seat(seat)
+        record = match.record_board(0)
+        return replace(self.board_over(match, action, record), went_out=seat)
+
+    @staticmethod
+    def last_left(match: Match, reason: EndReason, loser: int) -> MatchResult:
+        """One player is left: first, then those who left, the first to leave last; points
+        stand, no bonuses (as a resignation of the two-player game)."""
+        order = [*match.in_play, *reversed(match.dropped)]
+        placings = tuple(order.index(s) + 1 for s in range(3))
+        zeros = (0, 0, 0)
+        return MatchResult(
+            reason=reason,
+            winner=order[0],
+            points=tuple(match.scores),
+            game_bonus=zeros,
+            box_bonus=zeros,
+            shutout=False,
+            final=tuple(match.scores),
+            loser=loser,
+            placings=placings,
+        )
 
     def not_playing(self, match: Match, seat: int) -> Phrase:
+        if seat in match.dropped:
+            return Phrase("You left this match; the others play on. Watch with `/gin table`.")
         a, b = (match.players[s].name for s in match.hand.seats)
         return Phrase(
             "You deal and sit this hand out: {a} and {b} are playing it. Watch with "
@@ -420,6 +517,13 @@ class Three(Mode):
             a=a,
             b=b,
         )
+
+
+def _left_of(match: Match, seat: int) -> int:
+    """The next seat to the left still in the match."""
+    n = len(match.players)
+    playing = set(match.in_play)
+    return next(s for i in range(1, n + 1) if (s := (seat + i) % n) in playing)
 
 
 # --- two teams of two -----------------------------------------------------------------------------
@@ -714,16 +818,17 @@ class Elimination(Mode):
         match.boards = [self.deal(match, dealer, match.hand_seed())]
         return MoveReport(action, record, None, went_out=seat)
 
-    def resign(self, match: Match, seat: int, reason: EndReason) -> MatchResult | None:
+    def leave(self, match: Match, seat: int, reason: EndReason) -> MoveReport:
         """Out at once, placed below everyone still in; the table plays on."""
+        action = Action(ActionKind.LEAVE, seat)
         board = match.hand
         match.dropped.append(seat)
         if len(match.in_play) == 1:
             match.result = self.final(match, reason, seat)
-            return match.result
+            return MoveReport(action, result=match.result, went_out=seat)
         if seat in board.seats and not board.is_over:
             board.remove_seat(seat)
-        return None
+        return MoveReport(action, went_out=seat)
 
     def final(self, match: Match, reason: EndReason, loser: int | None) -> MatchResult:
         placings = self.placings(match)

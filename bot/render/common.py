@@ -118,7 +118,13 @@ def scores_line(match: Match) -> str:
         return _to_target(scores, mode.target(match.settings))
     if match.is_hollywood:
         return hollywood_line(match)
-    totals = " · ".join(f"{p.name} {_points(match, s)}" for s, p in enumerate(match.players))
+    totals = " · ".join(
+        # TRANSLATORS: a player who left the match (elimination, three players).
+        tr("~~{name}~~ left", name=p.name)
+        if s in match.dropped
+        else f"{p.name} {_points(match, s)}"
+        for s, p in enumerate(match.players)
+    )
     return _to_target(totals, mode.target(match.settings))
 
 

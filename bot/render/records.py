@@ -281,6 +281,8 @@ _OUTCOMES = {
 
 
 def _hand_lines(names: Sequence[str], result: HandResult, face: Face = str) -> list[str]:
+    if result.left is not None:
+        return [tr("{name} left the match; the hand was not played out.", name=names[result.left])]
     if result.outcome is Outcome.VOID:
         return [tr("Void: the stock ran out; no cards were shown.")]
     assert result.knocker is not None and result.defender is not None

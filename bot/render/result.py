@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.gin.match import EndReason, HandRecord, Match, MatchResult
+from bot.gin.match import EndReason, HandRecord, Match, MatchResult, TieBreak, TieRule
 from bot.i18n import N_, number, tr, tr_n, translate
 from bot.render.common import Panel, ordinal, team_label
 
@@ -64,16 +64,23 @@ def _match_over(match: Match, result: MatchResult) -> Panel:
     for side in sides:
         place = place_of_side(match, result, side)
         label = team_label(match, side) if mode.team_play else names[side]
-        # TRANSLATORS: a line of the final standings: place, player or team, final score,
-        # then how it adds up ("119 hand points + 100 game bonus + …").
-        line = tr(
-            "{place}. **{name}: {score}** = {breakdown}",
-            place=ordinal(place),
-            name=label,
-            score=number(result.final[side]),
-            breakdown=_breakdown(match, result, side),
-        )
-        lines.append(line)
+        values = {
+            "place": ordinal(place),
+            "name": label,
+            "score": number(result.final[side]),
+            "breakdown": _breakdown(match, result, side),
+        }
+        if not mode.team_play and side in match.dropped:
+            # TRANSLATORS: a line of the final standings (three players): a player who left
+            # the match, placed below those who played on, with their points.
+            lines.append(
+                tr("{place}. **{name}: {score}** = {breakdown} — left the match", **values)
+            )
+        else:
+            # TRANSLATORS: a line of the final standings: place, player or team, final score,
+            # then how it adds up ("119 hand points + 100 game bonus + …").
+            lines.append(tr("{place}. **{name}: {score}** = {breakdown}", **values))
+    lines.extend(tie_lines(match, result))
     winner = (
         team_label(match, match.side_of(result.winner)) if mode.team_play else names[result.winner]
     )
@@ -82,6 +89,43 @@ def _match_over(match: Match, result: MatchResult) -> Panel:
     else:
         lines.append(tr("🏆 **{name} wins the match**.", name=winner))
     return Panel(tr("Match over"), "\n".join(lines), translate(OVER_FOOTER))
+
+
+def tie_lines(match: Match, result: MatchResult) -> list[str]:
+    """Each tie on final score that a rule decided, and how (``MatchResult.tie_breaks``)."""
+    return [_tie_line(match, result, tie) for tie in result.tie_breaks]
+
+
+def _tie_line(match: Match, result: MatchResult, tie: TieBreak) -> str:
+    def name(side: int) -> str:
+        return team_label(match, side) if match.mode.team_play else match.players[side].name
+
+    values = {
+        "above": name(tie.above),
+        "below": name(tie.below),
+        "score": number(result.final[tie.above]),
+    }
+    if tie.rule is TieRule.TARGET:
+        # TRANSLATORS: a tie on final score, decided by who reached the target.
+        return tr(
+            "⚖️ {above} and {below} tie on {score}: {above} reached the target, so places higher.",
+            **values,
+        )
+    if tie.rule is TieRule.HANDS:
+        # TRANSLATORS: a tie on final score, decided by hands won ("4 to 2").
+        return tr(
+            "⚖️ {above} and {below} tie on {score}: {above} won more hands ({won} to {lost}), "
+            "so places higher.",
+            won=match.hands_won[tie.above],
+            lost=match.hands_won[tie.below],
+            **values,
+        )
+    # TRANSLATORS: a tie on final score and on hands won: a shared place ("2nd").
+    return tr(
+        "⚖️ {above} and {below} tie on {score} and on hands won: they share {place} place.",
+        place=ordinal(place_of_side(match, result, tie.above)),
+        **values,
+    )
 
 
 def place_of_side(match: Match, result: MatchResult, side: int) -> int:
@@ -159,6 +203,7 @@ def _classic_over(match: Match, result: MatchResult) -> Panel:
         "won": number(result.final[result.winner]),
         "lost": number(result.final[1 - result.winner]),
     }
+    lines.extend(tie_lines(match, result))
     if result.shutout:
         lines.append(tr("🏆 **{name} wins the match**, {won} to {lost} — a shutout!", **values))
     else:
@@ -194,13 +239,18 @@ def _hollywood_over(match: Match, result: MatchResult) -> Panel:
                 parts.append(f"{name} {final} ({breakdown})")
             else:
                 parts.append(f"{name} {final}")
-        # TRANSLATORS: a Hollywood game's final scores, then who won it.
-        line = tr(
-            "**Game {number}:** {scores} — **{name}** wins it",
-            number=game.number,
-            scores=" · ".join(parts),
-            name=names[game.winner],
-        )
+        values = {"number": game.number, "scores": " · ".join(parts), "name": names[game.winner]}
+        if game.final[0] == game.final[1]:
+            # TRANSLATORS: a Hollywood game's final scores, level: the winner is the player
+            # who reached the target.
+            line = tr(
+                "**Game {number}:** {scores} — level: **{name}** wins it, having reached the "
+                "target",
+                **values,
+            )
+        else:
+            # TRANSLATORS: a Hollywood game's final scores, then who won it.
+            line = tr("**Game {number}:** {scores} — **{name}** wins it", **values)
         lines.append(line)
     winner = result.winner
     margin = result.margin

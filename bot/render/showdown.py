@@ -38,7 +38,12 @@ def showdown_panel(
     footer = scores_line(match)
     team = team_hand_line(match, number) if mode.team_play else ""
     if result.outcome is Outcome.VOID:
-        body = tr("Nobody scores.") if team else tr("Nobody scores; the same dealer deals again.")
+        if result.left is not None:  # three players: left unplayed, the two others play on
+            body = tr("Nobody scores this hand; the two others play on.")
+        elif team:
+            body = tr("Nobody scores.")
+        else:
+            body = tr("Nobody scores; the same dealer deals again.")
         return Panel(title, "\n".join(x for x in (body, team) if x), footer)
     assert result.knocker is not None and result.defender is not None
     knocker, defender = names[result.knocker], names[result.defender]
@@ -228,6 +233,10 @@ def team_hand_line(match: Match, number: int) -> str:
 
 
 def _headline(names: list[str], result: HandResult) -> str:
+    if result.left is not None:
+        # TRANSLATORS: a showdown's headline: a player resigned (or ran out of time) while
+        # playing the hand, so it ends there.
+        return tr("{name} left the match — the hand is not played out", name=names[result.left])
     if result.outcome is Outcome.VOID:
         return tr("void hand — the stock ran out")
     assert result.knocker is not None

@@ -122,7 +122,7 @@ def table_panel(match: Match, face: Face = str) -> Panel:
     if mode.plays_rounds:
         lines.append(tr("**Round {number}** · {dealer} dealt", number=n, dealer=dealer))
         lines.append(_elimination_seats(match, hand))
-    elif mode.dealer_sits_out:
+    elif mode.dealer_sits_out and hand.dealer not in hand.seats:
         lines.append(tr("**Hand {number}** · {dealer} dealt and sits out", number=n, dealer=dealer))
     else:
         lines.append(tr("**Hand {number}** · {dealer} dealt", number=n, dealer=dealer))
@@ -178,7 +178,7 @@ def _elimination_seats(match: Match, hand: Hand) -> str:
             # TRANSLATORS: a player who went out of elimination, and their place ("2nd").
             parts.append(tr("~~{name}~~ out {place}", name=player.name, place=place))
         elif seat in match.dropped:
-            # TRANSLATORS: a player who left an elimination match.
+            # TRANSLATORS: a player who left the match (elimination, three players).
             parts.append(tr("~~{name}~~ left", name=player.name))
         elif seat in hand.hands:
             text = f"{player.name} ({len(hand.hands[seat])})"

@@ -11,8 +11,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from bot.gin.hand import Action, ActionKind
-from bot.gin.match import EndReason, HandRecord, MatchResult, MoveReport
+from bot.gin.match import EndReason, HandRecord, MatchResult
 from bot.store import HandRow, MatchEnd, MoveRecord, RatingRow, SeatResult, StaleMove, TableLock
 from bot.tables import clock
 from bot.tables.core import Core
@@ -190,14 +189,12 @@ class Commits:
         core = self.core
         match = core.match(table)
         before = snapshot(table, match)
-        hand_number = match.hand_number
-        result = match.resign(seat, reason)
+        hand_number, board = match.hand_number, match.board_index(seat) or 0
         try:
-            if result is None:  # elimination plays on without them: a move like any other
-                action = Action(ActionKind.LEAVE, seat)
-                report = MoveReport(action, went_out=seat)
-                board = match.board_index(seat) or 0
-                left = MoveOutcome(table, seat, action, None, report, 0, board)
+            report = match.leave(seat, reason)
+            result = report.result
+            if result is None:  # the others play on without them: a move like any other
+                left = MoveOutcome(table, seat, report.action, None, report, 0, board)
                 done = await self.commit(table, locked, hand_number, left, given, origin=origin)
                 return None, done
             ratings = self.ratings_for(table, result, given)

@@ -275,8 +275,9 @@ class TableService:
             return None  # a person moved or resigned meanwhile; nothing to do
 
     async def resign(self, table: Table, user_id: str, *, origin: str = "") -> MatchResult | None:
-        """Concede: two-player hands end the match for the player's side; in elimination the
-        player is out and the others play on (None)."""
+        """Concede: two players and teams end the match for the player's side; with three
+        players and in elimination the player is out and the others play on (None), until
+        one is left."""
         async with table.lock:
             return await self.commits.with_ratings(
                 table, lambda given: self._resign(table, user_id, given, origin)

@@ -61,7 +61,9 @@ async def by_commands(world: World, bot: GinBot) -> list[Shot]:
 
 
 async def resigned_at_three(world: World, bot: GinBot) -> list[Shot]:
-    """Three play a few moves; Carol resigns."""
+    """Three play a few moves; a player of the hand (not Alice) resigns, and the two others
+    play on to the end."""
+    fake = world.fake
     users = people(world, 3)
     seats = Seats(world, bot, users)
     await seats.open(users[0], "three")
@@ -71,19 +73,26 @@ async def resigned_at_three(world: World, bot: GinBot) -> list[Shot]:
     await seats.play(seed=5, stop=lambda match: sum(len(b.actions) for b in match.boards) >= 6)
     table = seats.table
     assert table is not None
-    resigned = await world.fake.slash(world.carol, world.channel, "gin resign")
+    leaver = seats.user(next(s for s in seats.match.hand.seats if seats.user(s) != world.alice))
+    resigned = await fake.slash(leaver, world.channel, "gin resign")
     assert "⚠️" not in resigned.text, resigned.text
-    await world.fake.wait_for(
+    await seats.play(seed=6)
+    await fake.wait_for(
         lambda: set(table.human_seats) <= set(table.display.get("result_dms", [])),
         what="each player's result",
     )
     await settle()
-    fake = world.fake
-    channel = [m for m in seen_by(fake, world, world.alice) if not m.ephemeral][-2:]
+    shown = [m for m in seen_by(fake, world, world.alice) if not m.ephemeral]
+    left = next(m for m in shown if "the hand is not played out" in m.text)
     dms = [frozen(m) for m in fake.dm_messages(world.alice)][-2:]
+    name = leaver.global_name
     return [
-        Shot("resigned", "Carol resigns a three-player match: the channel", channel),
-        Shot("resigned-dm", "... and Alice's DMs: her last hand, then the result", dms),
+        Shot(
+            "resigned",
+            f"{name} resigns mid-hand at three: the hand ends there, the two others play on",
+            [left, shown[-1]],
+        ),
+        Shot("resigned-dm", "... and Alice's DMs: her last hand's showdown, then the result", dms),
     ]
 
 

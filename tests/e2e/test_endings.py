@@ -18,11 +18,13 @@ MANAGE_MESSAGES = 1 << 13
 
 
 def live_turn(message: Message) -> bool:
-    """A message that tells its reader it is their turn (green, a countdown, or buttons)."""
+    """A message that tells its reader it is their turn (green, a countdown, or buttons that
+    move: a showdown's Review button is no turn)."""
     payload = message.history[-1]
     embeds = payload.get("embeds") or []
     green = any(embed.get("color") == YOUR_TURN for embed in embeds)
-    return green or "⏱️" in message.text or bool(message.custom_ids())
+    moving = any(c.startswith(("gin:mv:", "gin:sel:")) for c in message.custom_ids())
+    return green or "⏱️" in message.text or moving
 
 
 def dm_hands(fake: FakeDiscord, seats: Seats) -> dict[int, Message]:
@@ -34,7 +36,7 @@ def dm_hands(fake: FakeDiscord, seats: Seats) -> dict[int, Message]:
     }
 
 
-async def test_a_resignation_at_three_leaves_no_turn_and_each_player_their_language(
+async def test_a_resignation_at_three_then_the_end_leave_no_turn_and_each_their_language(
     world: World, bot: GinBot
 ) -> None:
     fake = world.fake
@@ -51,6 +53,7 @@ async def test_a_resignation_at_three_leaves_no_turn_and_each_player_their_langu
     resigner = next(s for s in table.human_seats if seats.user(s) != world.alice)
     resigned = await fake.slash(seats.user(resigner), world.channel, "gin resign")
     assert "⚠️" not in resigned.text, resigned.text
+    await seats.play(seed=6)  # the two others play on to the end
     humans = set(table.human_seats)
     await fake.wait_for(
         lambda: humans <= set(table.display.get("result_dms", [])),

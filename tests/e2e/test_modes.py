@@ -182,6 +182,71 @@ async def test_three_players_play_to_the_end_and_the_deal_rotates(
     assert "Hand 1" in replay.text and "three players" in replay.text, replay.text
 
 
+async def test_three_players_play_on_after_a_resignation(world: World, bot: GinBot) -> None:
+    """A player who resigns mid-hand is out: the hand ends there, unplayed, and says so in
+    the channel; the two others play on as two players (the dealer plays) to the end, and
+    the result lists the one who left last, with their points."""
+    fake, channel = world.fake, world.channel
+    seats = await three_table(world, bot, target=50)
+    table = seats.table
+    assert table is not None
+    watch = Watch(fake, table)
+
+    async def after(match: Match, action: Action) -> None:
+        await watch.check(match, action)
+
+    await watch.check(seats.match)
+    await seats.play(seed=4, after=after, stop=lambda match: len(match.hand.actions) >= 3)
+    match = seats.match
+    number, sitter = match.hand_number, match.hand.dealer
+    leaver = match.hand.seats[1]
+    stays = match.hand.seats[0]
+    name = match.players[leaver].name
+    resigned = await fake.slash(seats.user(leaver), channel, "gin resign")
+    assert resigned.ephemeral and "the others play on" in resigned.text, resigned.text
+    assert not match.is_over and match.dropped == [leaver]
+
+    def channel_text() -> str:
+        return "\n".join(m.text for m in fake.channel_messages(channel))
+
+    await fake.wait_for(
+        lambda: (
+            f"Hand {number}: {name} left the match — the hand is not played out" in channel_text()
+        ),
+        what=lambda: f"the hand left unplayed in the channel: {channel_text()[-600:]}",
+    )
+    assert "Nobody scores this hand; the two others play on." in channel_text()
+    # The next hand: the sitter deals and plays the other player; the one who left is shown so.
+    assert match.hand_number == number + 1
+    assert match.hand.dealer == sitter and match.hand.seats == (stays, sitter)
+    await fake.wait_for(
+        lambda: f"**Hand {number + 1}** · {match.players[sitter].name} dealt\n" in channel_text(),
+        what=lambda: f"hand {number + 1}'s table: {channel_text()[-600:]}",
+    )
+    assert f"~~{name}~~ left" in channel_text()
+    refused = await fake.slash(seats.user(leaver), channel, "gin draw", source="stock")
+    assert refused.ephemeral and "You left this match" in refused.text, refused.text
+    await watch.check(match)
+    await seats.play(seed=5, after=after)
+    result = match.result
+    assert result is not None and result.placings[leaver] == 3
+    assert watch.checked > 10 and not watch.leaks, watch.leaks[:3]
+    await fake.wait_for(lambda: "Match over" in channel_text(), what="the result")
+    final = next(m for m in fake.channel_messages(channel) if "Match over" in m.text)
+    line = f"3rd. **{name}: {result.final[leaver]}** = "
+    assert line in final.text and "— left the match" in final.text, final.text
+    assert f"🏆 **{match.players[result.winner].name} wins the match" in final.text
+    # The one who left reads the result by DM too, their hand shows no live turn.
+    await fake.wait_for(
+        lambda: any("Match over" in m.text for m in fake.dm_messages(seats.user(leaver))),
+        what="the result in the DMs of the player who left",
+    )
+    assert not any(
+        m.custom_ids() and f"gin:mv:{table.id}:" in " ".join(m.custom_ids())
+        for m in fake.dm_messages(seats.user(leaver))
+    )
+
+
 async def test_three_players_the_loser_sits_out(world: World, bot: GinBot) -> None:
     result = await world.fake.slash(world.alice, world.channel, "gin settings set", sit_out="loser")
     assert "⚠️" not in result.text, result.text

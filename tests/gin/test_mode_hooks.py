@@ -25,7 +25,7 @@ DECLARED: dict[str, dict[str, Any]] = {
     "plays_rounds": {"classic": False, "three": False, "teams": False, "elimination": True},
     "dealer_sits_out": {"classic": False, "three": True, "teams": False, "elimination": False},
     "rematch_allowed": {"classic": True, "three": False, "teams": False, "elimination": False},
-    "leaving_ends_match": {"classic": True, "three": True, "teams": True, "elimination": False},
+    "leaving_ends_match": {"classic": True, "three": False, "teams": True, "elimination": False},
     "target_setting": {
         "classic": "target",
         "three": "target",
@@ -52,10 +52,11 @@ OWN = [
 ]
 PLAYERS = {"classic": 2, "three": 3, "teams": 4, "elimination": 3}
 SETTINGS = Settings(target=150, team_target=250)
-# What a rating counts after seat 0 resigns: each side's seats, and its place.
+# What a rating counts after seat 0 resigns (three players: then seat 1): each side's seats,
+# and its place.
 RATED_SIDES = {
     "classic": ([[0], [1]], [2, 1]),
-    "three": ([[0], [1], [2]], [3, 1, 2]),
+    "three": ([[0], [1], [2]], [3, 2, 1]),
     "teams": ([[0, 2], [1, 3]], [2, 1]),
     "elimination": ([[0], [1]], [2, 1]),
 }
@@ -68,9 +69,13 @@ def _match(name: str, players: int | None = None) -> Match:
 
 
 def _resigned(name: str) -> tuple[Match, MatchResult]:
-    """A match that ended because seat 0 resigned (elimination: of two players)."""
+    """A match that ended because seat 0 resigned (elimination: of two players; three
+    players: and then seat 1)."""
     match = _match(name, 2 if name == "elimination" else None)
     result = match.resign(0)
+    if name == "three":
+        assert result is None
+        result = match.resign(1)
     assert result is not None
     return match, result
 
@@ -117,7 +122,7 @@ def test_knocking_is_the_hand_rule(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(MODES))
 def test_leaving_ends_the_match_or_puts_the_player_out(name: str) -> None:
-    """A resignation ends the match only where the mode says so (elimination of three plays
-    on)."""
+    """A resignation ends the match only where the mode says so (three players and
+    elimination of three play on)."""
     match = _match(name)
     assert (match.resign(0) is not None) is match.mode.leaving_ends_match

@@ -48,7 +48,8 @@ def play(
     mode: str, n: int, seed: str, rng: random.Random, match_settings: Settings, leave: float = 0
 ) -> tuple[Match, list[MoveReport], list[tuple[int, object]]]:
     """Play a match to its end with mixed styles; ``leave``: chance per move that a player
-    resigns (elimination). Returns the match, every report and the log to replay it."""
+    resigns (three players, elimination) while more than two are in. Returns the match,
+    every report and the log to replay it."""
     match = Match.start(people(n), match_settings, seed=seed, mode=mode)
     styles = [STYLES[(i + len(seed)) % 3] for i in range(n)]
     reports: list[MoveReport] = []
@@ -115,6 +116,32 @@ def test_three_players_thousands_of_hands() -> None:
     assert hands >= 1000, f"only {hands} hands"
     assert all(outcomes[o] for o in Outcome if o is not Outcome.BIG_GIN), outcomes
     assert sitters[SitOut.LOSER] and sitters[SitOut.ROTATE]
+
+
+def test_three_players_play_on_as_two_after_one_leaves() -> None:
+    rng = random.Random(33)
+    left = unplayed = 0
+    for i in range(150):
+        match_settings = Settings(target=rng.choice([50, 100]), sit_out=SitOut.ROTATE)
+        match, _, log = play("three", 3, f"leave-{i}", rng, match_settings, leave=0.01)
+        result = match.result
+        assert result is not None
+        unplayed += sum(1 for h in match.history if h.result.left is not None)
+        if not match.dropped:
+            continue
+        left += 1
+        [gone] = match.dropped
+        # Out, placed last with no bonus; the two others played on to the target.
+        assert result.reason is EndReason.TARGET and result.placings[gone] == 3
+        assert result.final[gone] == match.scores[gone]
+        # A hand without them: they dealt and sat it out, or it was dealt after they left,
+        # to the two others, its dealer playing.
+        without = [h for h in match.history if gone not in h.seats]
+        assert all(h.dealer == gone or h.dealer in h.seats for h in without)
+        if left <= 5:
+            assert replay("three", 3, f"leave-{i}", match_settings, log) == match
+    assert left >= 30, left
+    assert unplayed, "no hand was left unplayed"
 
 
 def test_teams_thousands_of_games_with_split_and_void_hands() -> None:

@@ -10,7 +10,7 @@ import pytest
 from bot.gin.cards import DECK, parse_card, parse_cards
 from bot.gin.errors import IllegalMove
 from bot.gin.hand import Action, ActionKind, Hand, Outcome, Phase
-from bot.gin.match import EndReason, Match, Player
+from bot.gin.match import EndReason, Match, MatchResult, Player, TieBreak, TieRule
 from bot.gin.modes import cut_for_teams, decks_for, find_mode
 from bot.gin.settings import SetSuits, Settings, SitOut
 
@@ -145,16 +145,119 @@ def test_three_reaching_the_target_ends_with_bonuses_and_places() -> None:
     assert result.shutout and result.game_bonus[knocker] == 200
     assert result.final[knocker] == 103 + 200 + 4 * 25
     assert result.placings[knocker] == 1
-    assert sorted(result.placings) == [1, 2, 3]
-    assert {result.placings[defender], result.placings[sitter]} == {2, 3}
+    # The two others are level on everything (0, no hand won): they share second place,
+    # and the result says so.
+    assert result.placings[defender] == result.placings[sitter] == 2
+    low, high = sorted((defender, sitter))
+    assert result.tie_breaks == (TieBreak(low, high, TieRule.SHARED),)
 
 
-def test_three_forfeit_ends_the_match_with_the_idle_player_last() -> None:
+def test_three_level_final_scores_are_placed_by_the_target_then_hands_won() -> None:
+    match = Match.start(PEOPLE[:3], Settings(game_bonus=0, box_bonus=0), seed="tie", mode="three")
+    knocker, defender = match.hand.seats
+    sitter = match.hand.dealer
+    match.scores[knocker], match.scores[defender], match.scores[sitter] = 90, 103, 103
+    match.hands_won[knocker], match.hands_won[defender], match.hands_won[sitter] = 3, 2, 4
+    rig(match.hand, knocker, KNOCK_6_WIN_13)
+    result = knock(match, knocker).result
+    assert result is not None and result.final == tuple(103 for _ in range(3))  # all level on 103
+    # The knocker reached the target: first; of the other two, more hands won places higher.
+    assert result.placings[knocker] == 1
+    assert result.placings[sitter] == 2 and result.placings[defender] == 3
+    assert result.tie_breaks == (
+        TieBreak(knocker, sitter, TieRule.TARGET),
+        TieBreak(sitter, defender, TieRule.HANDS),
+    )
+    assert MatchResult.from_dict(result.to_dict()) == result
+
+
+def test_three_leaving_while_sitting_out_the_hand_goes_on_then_two_play() -> None:
+    """A player who leaves is out; the two others play on as two players: the hand being
+    played goes on, and the next one is dealt to the two (the loser of the hand deals)."""
+    match = Match.start(PEOPLE[:3], seed="sat", mode="three")
+    sitter = match.hand.dealer
+    knocker, loser = match.hand.seats
+    report = match.leave(sitter, EndReason.FORFEIT)
+    assert report.result is None and report.finished_hand is None
+    assert report.action == Action(ActionKind.LEAVE, sitter) and report.went_out == sitter
+    assert match.dropped == [sitter] and match.in_play == sorted((knocker, loser))
+    assert match.hand.seats == (knocker, loser) and not match.hand.is_over
+    with pytest.raises(IllegalMove, match="You left this match; the others play on"):
+        match.apply(Action(ActionKind.PASS, sitter))
+    rig(match.hand, knocker, KNOCK_6_WIN_13)
+    knock(match, knocker)
+    # Two players now: the loser deals (the two-player game's next dealer), and plays.
+    assert match.hand.dealer == loser and match.hand.seats == (knocker, loser)
+    assert match.hand.turn == knocker
+    with pytest.raises(IllegalMove, match="not playing this match"):
+        match.leave(sitter)
+
+
+def test_three_leaving_mid_hand_leaves_it_unplayed_and_the_sitter_deals_the_two() -> None:
+    match = Match.start(PEOPLE[:3], seed="mid", mode="three")
+    sitter = match.hand.dealer
+    stays, leaves = match.hand.seats
+    match.scores = [10, 20, 30]
+    match.apply(Action(ActionKind.PASS, stays))
+    report = match.leave(leaves)
+    assert report.result is None and report.went_out == leaves
+    record = report.finished_hand
+    assert record is not None and record.number == 1
+    assert record.result.outcome is Outcome.VOID and record.result.left == leaves
+    assert record.actions[-1] == Action(ActionKind.LEAVE, leaves)
+    assert report.scored is not None and report.scored.side is None
+    assert match.scores == [10, 20, 30]  # nobody scores the hand left unplayed
+    # The hand's dealer, who sat it out, deals the next to the other player and themself.
+    assert match.hand_number == 2
+    assert match.hand.dealer == sitter and match.hand.seats == (stays, sitter)
+    conserved(match)
+    # Replayed from its moves (replays, the coach), the hand ends the same way.
+    replayed = Hand.replay(
+        record.seats,
+        record.dealer,
+        tuple(p.name for p in PEOPLE[:3]),
+        match.settings,
+        record.seed,
+        list(record.actions),
+    )
+    assert replayed.result == record.result
+    assert Match.from_dict(json.loads(json.dumps(match.to_dict()))) == match
+
+
+def test_three_after_a_leave_the_two_play_to_the_target_and_the_leaver_is_last() -> None:
+    match = Match.start(PEOPLE[:3], seed="two", mode="three")
+    sitter = match.hand.dealer
+    knocker, defender = match.hand.seats
+    match.scores[sitter], match.hands_won[sitter] = 95, 4  # ahead, and leaves
+    match.scores[knocker], match.hands_won[knocker] = 90, 1
+    match.leave(sitter)
+    rig(match.hand, knocker, KNOCK_6_WIN_13)
+    result = knock(match, knocker).result
+    assert result is not None and result.reason is EndReason.TARGET and result.loser is None
+    # The leaver keeps their points, with no bonus, and is placed last whatever they scored;
+    # their hands won still count against a shutout.
+    assert not result.shutout
+    assert result.final[sitter] == 95 and result.box_bonus[sitter] == 0
+    assert result.final[knocker] == 103 + 100 + 2 * 25
+    assert result.placings[knocker] == 1 and result.placings[defender] == 2
+    assert result.placings[sitter] == 3
+    assert result.tie_breaks == ()
+
+
+def test_three_the_second_to_leave_ends_the_match_for_the_one_left() -> None:
     match = Match.start(PEOPLE[:3], seed="ff", mode="three")
     match.scores = [30, 50, 10]
-    result = match.resign(1, EndReason.FORFEIT)
-    assert result is not None and result.loser == 1
-    assert result.placings == (1, 3, 2)
+    assert match.resign(1, EndReason.FORFEIT) is None  # the two others play on
+    last = next(s for s in match.in_play if s in match.hand.seats)
+    report = match.leave(last)
+    result = report.result
+    assert result is not None and result.reason is EndReason.RESIGN and result.loser == last
+    alone = match.in_play[0]
+    # The one left wins; those who left below, the first to leave last; points stand.
+    assert result.winner == alone and result.placings[alone] == 1
+    assert result.placings[last] == 2 and result.placings[1] == 3
+    assert result.final == (30, 50, 10) and result.box_bonus == (0, 0, 0)
+    assert report.finished_hand is None  # the hand was not played out: nothing to record
 
 
 # --- teams -------------------------------------------------------------------------------------
