@@ -346,10 +346,31 @@ async def play_table(
 class BotProcess:
     """The bot under test; memory and CPU figures come from /proc for its process."""
 
-    def __init__(self, pid: int, own_process: bool, others: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        pid: int,
+        own_process: bool,
+        others: Sequence[int] = (),
+        trace: Path | None = None,
+    ) -> None:
         self.pid = pid
         self.own_process = own_process
         self.pids = [pid, *others]  # with several bot processes, figures are their sums
+        self.trace = trace  # where its tracemalloc snapshots go (--tracemalloc)
+        self.snapshots: list[Path] = []
+
+    async def snapshot(self) -> None:
+        """With --tracemalloc: the bot's allocations now, written by the bot itself."""
+        if self.trace is None:
+            return
+        target = Path(f"{self.trace}.{len(self.snapshots)}")
+        os.kill(self.pid, signal.SIGUSR1)
+        deadline = time.perf_counter() + 300
+        while not target.exists():
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"the bot wrote no snapshot {target}")
+            await asyncio.sleep(0.1)
+        self.snapshots.append(target)
 
     def status_kb(self, field_name: str) -> int:
         return sum(_status_kb(pid, field_name) for pid in self.pids)
@@ -396,6 +417,7 @@ async def bot_process(
     figures_path: Path,
     processes: int = 1,
     rest_per_second: float | None = UNLIMITED_REST,
+    trace: Path | None = None,
 ) -> AsyncIterator[BotProcess]:
     """The bot as ``processes`` processes, each on its shard (one process: all of them),
     all on ``database`` (a SQLite file or a PostgreSQL URL). ``rest_per_second``: the REST
@@ -415,6 +437,8 @@ async def bot_process(
                 }
                 if rest_per_second is not None:
                     env["GIN_REST_PER_SECOND"] = f"{rest_per_second:g}"
+                if trace is not None:
+                    env["GIN_BENCH_TRACEMALLOC"] = str(trace)
                 if processes > 1:
                     env |= {"GIN_SHARD_COUNT": str(processes), "GIN_SHARD_IDS": str(shard)}
                 name = log_path if processes == 1 else log_path.with_suffix(f".{shard}.log")
@@ -432,7 +456,8 @@ async def bot_process(
                     )
                 )
             first, *others = started
-            yield BotProcess(first.pid, own_process=True, others=[p.pid for p in others])
+            others_pids = [p.pid for p in others]
+            yield BotProcess(first.pid, own_process=True, others=others_pids, trace=trace)
         finally:
             for process in started:
                 if process.returncode is None:
@@ -586,6 +611,7 @@ class Figures:
     practice_moves: int = 0  # the players' moves at the tables against the expert
     practice_s: float = 0.0  # until the last table against the expert was done
     practice_latencies_ms: list[float] = field(default_factory=list)
+    memory_report: str = ""  # --tracemalloc: where the memory went, by file and line
 
     @property
     def counted_calls(self) -> int:
@@ -626,6 +652,37 @@ class Figures:
         return self.durability is not None and self.durability.passed(self.moves)
 
 
+MEMORY_LINES = 25  # lines of each table of the memory report
+
+
+def memory_report(snapshots: Sequence[Path], figures: Figures) -> str:
+    """Where the bot's memory went (tracemalloc's snapshots at start-up, with the tables
+    dealt, and after play): the lines that hold the most more than at start-up, per open
+    table, by line and by file; then what dealing alone added."""
+    import tracemalloc
+
+    baseline, dealt, played = (tracemalloc.Snapshot.load(str(path)) for path in snapshots)
+    tables = max(figures.open_tables, 1)
+    lines = []
+
+    def table(title: str, after: tracemalloc.Snapshot, key: str, per: int) -> None:
+        stats = after.compare_to(baseline, key)
+        total = sum(stat.size_diff for stat in stats)
+        lines.append(f"{title}: {total / per / 1024:.1f} KB a table traced")
+        for stat in stats[:MEMORY_LINES]:
+            frame = stat.traceback[0]
+            where = frame.filename.removeprefix(str(ROOT) + "/")
+            if key == "lineno":
+                where += f":{frame.lineno}"
+            size, count = stat.size_diff / per / 1024, stat.count_diff / per
+            lines.append(f"  {size:8.2f} KB {count:8.1f} blocks  {where}")
+
+    table(f"after play, {tables} open tables, by line", played, "lineno", tables)
+    table("after play, by file", played, "filename", tables)
+    table(f"dealt, {figures.tables} tables, by line", dealt, "lineno", max(figures.tables, 1))
+    return "\n".join(lines)
+
+
 def percentile(values: Sequence[float], pct: float) -> float:
     """Nearest-rank percentile: the smallest value with ``pct`` % of the values at or below."""
     if not values:
@@ -649,6 +706,7 @@ async def run_benchmark(
     processes: int = 1,
     checked: bool = True,
     expert_tables: int = 0,
+    trace: bool = False,
 ) -> Figures:
     """Start ``tables`` tables, play them all at once, and measure the bot while it serves them.
 
@@ -659,7 +717,8 @@ async def run_benchmark(
     and the tables spread over them (DM clicks all reach shard 0, as on Discord). ``checked``:
     the fake checks each request against Discord's spec, on the bot's cores (off: to compare
     with a build whose fake had no such checks). ``expert_tables``: that many more players
-    each practise against the expert meanwhile.
+    each practise against the expert meanwhile. ``trace``: the bot traces its allocations
+    (tracemalloc, which slows it down) and the figures say where the memory went.
     """
     figures = Figures(
         tables, moves_per_table, seed, own_process=not in_process, mode=mode, players=players
@@ -697,7 +756,14 @@ async def run_benchmark(
             starter = (
                 bot_in_process(fake, Path(database))
                 if in_process
-                else bot_process(fake, database, log_path, figures_path, processes)
+                else bot_process(
+                    fake,
+                    database,
+                    log_path,
+                    figures_path,
+                    processes,
+                    trace=workdir / "memory.snapshot" if trace else None,
+                )
             )
             async with starter as bot:
                 try:
@@ -717,6 +783,7 @@ async def run_benchmark(
                 figures.bot_pid = bot.pid
                 await asyncio.sleep(0.5)  # let start-up settle before the baseline
                 figures.baseline_rss_kb = bot.status_kb("VmRSS")
+                await bot.snapshot()
                 await _measure(fake, panels, bot, runs, figures)
                 await asyncio.sleep(0.5)  # the owners' last screens, after the last commit
                 if db is None:
@@ -725,6 +792,8 @@ async def run_benchmark(
                     )
                 else:
                     figures.durability = await check_postgres(database, runs)
+                if len(bot.snapshots) == 3:
+                    figures.memory_report = memory_report(bot.snapshots, figures)
         finally:
             await fake.stop()
         figures.bot_log = "\n".join(
@@ -771,6 +840,7 @@ async def _measure(
     figures.setup_s = time.perf_counter() - started
     await asyncio.sleep(0.2)
     figures.started_rss_kb = bot.status_kb("VmRSS")
+    await bot.snapshot()
 
     figures.load_before = Path("/proc/loadavg").read_text().split(" ", 1)[0]
     rng = random.Random(figures.seed)
@@ -807,6 +877,7 @@ async def _measure(
     figures.events = panels.events - events_before
     figures.requests = fake.rest.requests - requests_before
     figures.open_rss_kb = bot.status_kb("VmRSS")
+    await bot.snapshot()
     figures.peak_kb = bot.status_kb("VmHWM")
     figures.worker_rss_kb = bot.children_rss_kb()
     figures.pictures = sum(
@@ -1049,6 +1120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="more tables, each one player practising against the expert meanwhile (0)",
     )
     parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="the bot traces its allocations (slower: for where the memory goes, not for its "
+        "figures) and the report lists them by file and line",
+    )
+    parser.add_argument(
         "--unchecked",
         action="store_true",
         help="the fake Discord skips its checks against Discord's spec (they share the bot's "
@@ -1059,6 +1136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--processes above 1 needs --db postgresql://…: SQLite serves one process")
     if args.in_process and (args.db or args.processes > 1):
         parser.error("--in-process runs one bot on SQLite")
+    if args.tracemalloc and (args.in_process or args.processes > 1):
+        parser.error("--tracemalloc traces one bot process of its own")
     if args.tables < 1 or args.moves_per_table < 1:
         parser.error("--tables and --moves-per-table must be at least 1")
     if args.expert_tables < 0:
@@ -1080,9 +1159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             processes=args.processes,
             checked=not args.unchecked,
             expert_tables=args.expert_tables,
+            trace=args.tracemalloc,
         )
     )
     print(report(figures))
+    if figures.memory_report:
+        print(figures.memory_report)
     return 0
 
 
