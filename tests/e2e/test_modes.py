@@ -202,6 +202,7 @@ async def test_three_players_play_on_after_a_resignation(world: World, bot: GinB
     leaver = match.hand.seats[1]
     stays = match.hand.seats[0]
     name = match.players[leaver].name
+    dms_before = len(fake.dm_messages(seats.user(leaver)))
     resigned = await fake.slash(seats.user(leaver), channel, "gin resign")
     assert resigned.ephemeral and "the others play on" in resigned.text, resigned.text
     assert not match.is_over and match.dropped == [leaver]
@@ -241,10 +242,10 @@ async def test_three_players_play_on_after_a_resignation(world: World, bot: GinB
         lambda: any("Match over" in m.text for m in fake.dm_messages(seats.user(leaver))),
         what="the result in the DMs of the player who left",
     )
-    assert not any(
-        m.custom_ids() and f"gin:mv:{table.id}:" in " ".join(m.custom_ids())
-        for m in fake.dm_messages(seats.user(leaver))
-    )
+    left_dms = fake.dm_messages(seats.user(leaver))
+    assert not any(f"gin:mv:{table.id}:" in " ".join(m.custom_ids()) for m in left_dms)
+    # Nothing new while the others play on: no DM a hand, only the result at the end.
+    assert [m.text.split("\n")[0] for m in left_dms[dms_before:]] == ["Match over"]
 
 
 async def test_three_players_the_loser_sits_out(world: World, bot: GinBot) -> None:

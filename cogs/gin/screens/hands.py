@@ -79,6 +79,7 @@ def sits_out(table: Table, seat: int) -> bool:
         and not match.is_over
         and match.mode.dealer_sits_out
         and match.board_of(seat) is None
+        and seat not in match.dropped  # left the match: nothing new to say each hand
     )
 
 
