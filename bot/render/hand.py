@@ -79,7 +79,7 @@ def _hand_panel(
     my_cards = hand.hands.get(seat, [])
     arrangement = hand.arrangement(my_cards)
     lines.extend(hand_lines(arrangement, hand.last_drawn if acting else None, face))
-    meter = _deadwood_line(hand, seat, arrangement)
+    meter = knock_meter(hand, seat, arrangement.deadwood_value)
     if meter:
         lines.append(meter)
     oklahoma = variant_line(hand, face)
@@ -271,9 +271,8 @@ def _others_line(match: Match, hand: Hand, seat: int) -> str:
     return tr("Cards held: {counts}", counts=" · ".join(counts))
 
 
-def _deadwood_line(hand: Hand, seat: int, arrangement: Arrangement) -> str | None:
+def knock_meter(hand: Hand, seat: int, deadwood: int) -> str | None:
     """The knock meter: how far the deadwood is from a knock (or gin, at a gin-only table)."""
-    deadwood = arrangement.deadwood_value
     if len(hand.hands.get(seat, [])) == 11:
         return None  # mid-turn: the deadwood line above says it all until the discard
     if not hand.rules.knocking:

@@ -74,7 +74,7 @@ def _turn_line(name: str, hand: Hand) -> str:
     return tr("**Turn:** {name} — discard or go gin", name=name)
 
 
-def _to_do(name: str, hand: Hand) -> str:
+def to_do(name: str, hand: Hand) -> str:
     """What the player to act is to do, as a teams game's line shows it: "Bob to draw"."""
     if hand.phase is Phase.UPCARD:
         return tr("{name} to take or pass the upcard", name=name)
@@ -155,7 +155,7 @@ def _board_line(match: Match, hand: Hand, game: int, face: Face = str) -> str:
     if hand.is_over:
         state = tr("over, waiting for the other game")
     else:
-        state = _to_do(match.players[hand.turn].name, hand)
+        state = to_do(match.players[hand.turn].name, hand)
     # TRANSLATORS: one game of a teams hand; {state} is "over, waiting for the other game" or
     # "Bob to draw"; then the cards left in the stock and the discard pile's top card.
     return tr(

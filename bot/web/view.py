@@ -18,10 +18,10 @@ from bot.gin.hand import Action, ActionKind, Hand, Phase
 from bot.gin.match import HandRecord, Match
 from bot.i18n import tr, translate
 from bot.render.common import Panel, scores_line, variant_line
-from bot.render.hand import best_discard_hint
+from bot.render.hand import best_discard_hint, knock_meter
 from bot.render.result import match_over_panel
 from bot.render.showdown import showdown_panel
-from bot.render.table import describe_action, table_title
+from bot.render.table import describe_action, table_title, to_do
 from bot.tables.model import Status, Table
 
 View = dict[str, Any]
@@ -213,18 +213,8 @@ def _board(match: Match, index: int, hand: Hand) -> dict[str, Any]:
         "stock": len(hand.stock),
         "pile": codes(hand.discard_pile[-1:]),
         "pile_size": len(hand.discard_pile),
-        "to_do": "" if turn is None else _to_do(match.players[turn].name, hand),
+        "to_do": "" if turn is None else to_do(match.players[turn].name, hand),
     }
-
-
-def _to_do(name: str, hand: Hand) -> str:
-    if hand.phase is Phase.UPCARD:
-        return tr("{name} to take or pass the upcard", name=name)
-    if hand.phase is Phase.DRAW:
-        return tr("{name} to draw", name=name)
-    if hand.rules.knocking:
-        return tr("{name} to discard", name=name)
-    return tr("{name} to discard or go gin", name=name)
 
 
 def _public_status(table: Table, match: Match) -> str:
@@ -235,7 +225,7 @@ def _public_status(table: Table, match: Match) -> str:
     turns = [b for b in match.boards if not b.is_over]
     if not turns:
         return tr("This hand is over: see the showdown below.")
-    return " · ".join(_to_do(match.players[b.turn].name, b) for b in turns)
+    return " · ".join(to_do(match.players[b.turn].name, b) for b in turns)
 
 
 def _own_status(table: Table, match: Match, seat: int, hand: Hand | None) -> str:
@@ -349,7 +339,7 @@ def _mine(table: Table, match: Match, hand: Hand, seat: int) -> dict[str, Any]:
         "taken": None if taken is None else code(taken),
         "token": table.token(seat),
         "moves": _moves(table, hand, seat) if mine_turn else [],
-        "meter": _meter(hand, seat, arrangement.deadwood_value),
+        "meter": knock_meter(hand, seat, arrangement.deadwood_value),
     }
 
 
@@ -410,22 +400,3 @@ def _label(hand: Hand, action: Action, left: dict[Card, int]) -> str:
         case ActionKind.BIG_GIN:
             return tr("Big Gin")
     return action.kind.value
-
-
-def _meter(hand: Hand, seat: int, deadwood: int) -> str | None:
-    if len(hand.hands.get(seat, [])) == 11:
-        return None
-    if not hand.rules.knocking:
-        if deadwood == 0:
-            return tr("All ten meld! Draw, then discard a card to go gin.")
-        return tr("Gin only: you go out when all ten cards meld.")
-    limit = hand.knock_limit
-    if deadwood == 0:
-        return tr("Gin! Draw, then discard a card to go gin.")
-    if deadwood <= limit:
-        return tr(
-            "Knock meter: {deadwood} of {limit} — you can knock after your next draw.",
-            deadwood=deadwood,
-            limit=limit,
-        )
-    return tr("Knock meter: {deadwood}, knock at {limit} or less.", deadwood=deadwood, limit=limit)
