@@ -1,11 +1,13 @@
-"""Where the coach thinks: reviews of finished hands and hints for the seat to act, judged by
-the expert (``bot.gin.ai.expert.action_values``) in the expert's own worker processes, so
-valuing never holds the event loop or the interpreter lock the tables need.
+"""Where the coach thinks: reviews of finished hands and hints for the seat to act, in the
+expert's own worker processes, so thinking never holds the event loop or the interpreter lock
+the tables need.
 
-A review replays the hand on the loop (cheap) and sends the worker one decision at a time:
-each is a few tens of milliseconds, so an expert opponent's move at another table never
-waits behind a whole review. Reviews are kept by what they review, so pressing Review twice
-costs one review.
+A hint is the expert's move (``bot.gin.ai.advice.advise``: ``decide_expert`` from the seat's
+view, with checkable facts), so the coach and the ``expert`` level never disagree. A review
+replays the hand on the loop (cheap) and sends the worker one look at one decision at a time
+(``bot.gin.coach.first_look``, then ``second_look`` for a candidate), each a fraction of a
+second, so an expert opponent's move at another table never waits behind a whole review.
+Reviews are kept by what they review, so asking twice costs one review.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import random
 from collections import OrderedDict
 from typing import Any
 
-from bot.gin.ai.expert import DEFAULT_SAMPLES, action_values
+from bot.gin import coach as rules
+from bot.gin.ai.advice import Advice, advise
 from bot.gin.ai.view import PlayerView
-from bot.gin.coach import Review, decisions, hint, judge, summarize
-from bot.gin.hand import Action
+from bot.gin.coach import Decision, Mistake, Review, decisions, look_seeds, summarize
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings
 from bot.tables.thinker import THINKER, Thinker
@@ -25,14 +27,19 @@ from bot.tables.thinker import THINKER, Thinker
 CACHE_SIZE = 64
 
 
-def values_job(view: PlayerView, samples: int, seed: str) -> dict[Action, float]:
-    """Runs in a worker: every legal action's expected points for the seat, by the expert."""
-    return action_values(view, random.Random(seed), samples)
+def first_job(decision: Decision, samples: int, seed: str) -> Mistake | None:
+    """Runs in a worker: the decision as a candidate mistake, by the expert."""
+    return rules.first_look(decision, random.Random(seed), samples)
 
 
-def hint_job(view: PlayerView, samples: int, seed: str) -> Action | None:
-    """Runs in a worker: the move the expert suggests from one seat's view."""
-    return hint(view, lambda v, rng: action_values(v, rng, samples), random.Random(seed))
+def second_job(decision: Decision, candidate: Mistake, samples: int, seed: str) -> Mistake | None:
+    """Runs in a worker: the candidate judged again, kept only when it stands clear."""
+    return rules.second_look(decision, candidate, random.Random(seed), samples)
+
+
+def hint_job(view: PlayerView, seed: str) -> Advice | None:
+    """Runs in a worker: the expert's move from one seat's view, with its facts."""
+    return advise(view, random.Random(seed))
 
 
 class Coach:
@@ -40,9 +47,19 @@ class Coach:
 
     def __init__(self, thinker: Thinker = THINKER) -> None:
         self.thinker = thinker
-        self.review_samples = DEFAULT_SAMPLES
-        self.hint_samples = DEFAULT_SAMPLES
+        self.first_samples = rules.FIRST_SAMPLES
+        self.second_samples = rules.SECOND_SAMPLES
         self._reviews: OrderedDict[tuple[Any, ...], Review] = OrderedDict()
+
+    def kept(self, record: HandRecord, seat: int, scores: tuple[int, ...] | None) -> Review | None:
+        """The review of this hand for this seat, if it was made already."""
+        return self._reviews.get(self._key(record, seat, scores))
+
+    def _key(
+        self, record: HandRecord, seat: int, scores: tuple[int, ...] | None
+    ) -> tuple[Any, ...]:
+        samples = (self.first_samples, self.second_samples)
+        return (record.seed, record.number, record.board, seat, scores, samples)
 
     async def review(
         self,
@@ -53,23 +70,31 @@ class Coach:
     ) -> Review:
         """The review of ``seat``'s play in a finished hand (the same one each time it is
         asked for: the judging's chance is seeded by the hand and the decision)."""
-        key = (record.seed, record.number, record.board, seat, scores, self.review_samples)
+        key = self._key(record, seat, scores)
         cached = self._reviews.get(key)
         if cached is not None:
             return cached
         found = decisions(record, settings, seat, scores)
-        mistakes = []
+        seed = review_seed(record, seat)
+        named: list[Mistake | None] = []
         for index, decision in enumerate(found):
-            seed = f"review/{record.seed}/{record.number}/{record.board}/{seat}/{index}"
-            values = await self.thinker.run(values_job, decision.view, self.review_samples, seed)
-            mistakes.append(judge(decision, values))
-        review = summarize(record, seat, len(found), mistakes)
+            once, twice = look_seeds(seed, index)
+            run = self.thinker.run
+            candidate = await run(first_job, decision, self.first_samples, once)
+            if candidate is not None:
+                named.append(await run(second_job, decision, candidate, self.second_samples, twice))
+        review = summarize(record, seat, len(found), named)
         self._reviews[key] = review
         while len(self._reviews) > CACHE_SIZE:
             self._reviews.popitem(last=False)
         return review
 
-    async def hint(self, view: PlayerView, seed: str) -> Action | None:
-        """The move the expert would make now, from the seat's view alone."""
-        suggestion: Action | None = await self.thinker.run(hint_job, view, self.hint_samples, seed)
-        return suggestion
+    async def hint(self, view: PlayerView, seed: str) -> Advice | None:
+        """The move the expert would make now, from the seat's view alone, with its facts."""
+        advice: Advice | None = await self.thinker.run(hint_job, view, seed)
+        return advice
+
+
+def review_seed(record: HandRecord, seat: int) -> str:
+    """The seed of a hand's review for one seat (``look_seeds`` makes each decision's)."""
+    return f"review/{record.seed}/{record.number}/{record.board}/{seat}"

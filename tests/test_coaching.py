@@ -1,20 +1,21 @@
-"""The coach's runner: a review judged decision by decision by the expert in the workers,
-the same as judging it in one go, and kept once made."""
+"""The coach's runner: a review looked at decision by decision by the expert in the workers,
+the same as the engine's review in one go, and kept once made; a hint is the expert's move."""
 
 from __future__ import annotations
 
 import random
 
-from bot.coaching import Coach, hint_job
+from bot.coaching import Coach, hint_job, review_seed
 from bot.gin.ai import Level, bot_move, view_for
-from bot.gin.ai.expert import action_values
-from bot.gin.coach import decisions, judge, summarize
+from bot.gin.ai.advice import advise
+from bot.gin.ai.expert import decide_expert
+from bot.gin.coach import expert_review
 from bot.gin.hand import Hand
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings
 from bot.tables.thinker import Thinker
 
-SAMPLES = 4
+FIRST, SECOND = 8, 16
 
 
 def finished_hand() -> HandRecord:
@@ -26,27 +27,23 @@ def finished_hand() -> HandRecord:
     return HandRecord(2, hand.seats, hand.dealer, hand.seed, tuple(hand.actions), hand.result)
 
 
-async def test_a_review_is_the_experts_judgement_of_each_decision() -> None:
+async def test_a_review_is_the_experts_two_looks_at_each_decision() -> None:
     record = finished_hand()
     coach = Coach(Thinker(processes=False))
-    coach.review_samples = SAMPLES
+    coach.first_samples, coach.second_samples = FIRST, SECOND
     review = await coach.review(record, Settings(), 0, (10, 20))
-    found = decisions(record, Settings(), 0, (10, 20))
-    judged = [
-        judge(d, action_values(d.view, random.Random(f"review/coaching/2/0/0/{i}"), SAMPLES))
-        for i, d in enumerate(found)
-    ]
-    assert review == summarize(record, 0, len(found), judged)
-    assert review.decisions == len(found) > 0
-    assert all(d.view.scores == (10, 20) for d in found)
+    seed = review_seed(record, 0)
+    once = expert_review(record, Settings(), 0, seed, scores=(10, 20), first=FIRST, second=SECOND)
+    assert review == once and review.decisions > 0
     assert await coach.review(record, Settings(), 0, (10, 20)) is review  # kept
+    assert coach.kept(record, 0, (10, 20)) is review
 
 
-async def test_a_hint_is_one_of_the_seats_legal_moves() -> None:
+async def test_a_hint_is_the_experts_move_from_the_seats_view() -> None:
     hand = Hand.deal((0, 1), 1, ("Ann", "Bob"), Settings(), "coaching")
     view = view_for(hand, hand.turn)
     coach = Coach(Thinker(processes=False))
-    coach.hint_samples = SAMPLES
-    move = await coach.hint(view, "seed")
-    assert move in view.legal_actions
-    assert move == hint_job(view, SAMPLES, "seed")
+    advice = await coach.hint(view, "seed")
+    assert advice is not None and advice.action in view.legal_actions
+    assert advice == hint_job(view, "seed") == advise(view, random.Random("seed"))
+    assert advice.action == decide_expert(view, random.Random("seed"))

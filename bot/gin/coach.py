@@ -2,9 +2,13 @@
 
 A finished two-player knocking hand is replayed from its deal and its actions; at each of the
 reviewer's decisions the reviewer's own ``PlayerView`` (their cards and what was public, never
-the opponent's hidden cards or the stock's order) is handed to a *valuer*, which says what each
-legal action is worth in expected points for that seat. Decisions where the best action was
-worth clearly more than the one played are the review, largest first.
+the opponent's hidden cards or the stock's order) is judged. The coach speaks with the
+expert's voice: a choice is a candidate only when the expert (``decide_expert``, what the
+``expert`` level plays) would have chosen otherwise and its search finds the expert's move
+worth more (``first_look``); a candidate is named only when a second judging, with ten times
+the worlds and another seed, still finds it worth at least a point more with two standard
+errors taken off (``second_look``). At most three a hand, in turn order, each with facts the
+player can check. (``review_hand`` judges with any *valuer* instead, the same way once.)
 
 Pure like the rest of the engine: no I/O, no clock, and chance only through the ``Random``
 given. Valuing is slow (each decision plays many imagined hands), so callers run a review off
@@ -17,6 +21,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from bot.gin.ai.advice import RISK_SAMPLES, Facts, facts_of, margin
+from bot.gin.ai.expert import decide_expert, sample_worlds
 from bot.gin.ai.players import Level, decide
 from bot.gin.ai.view import PlayerView, is_two_player_hand, view_for
 from bot.gin.cards import Card
@@ -29,7 +35,10 @@ Valuer = Callable[[PlayerView, random.Random], Mapping[Action, float]]
 (its points won less its points lost), judged from its view alone."""
 
 THRESHOLD = 1.0  # a choice must cost at least this many expected points to be named
-LIMIT = 5  # the costliest choices a review names
+LIMIT = 3  # the most choices a review names (the costliest, shown in turn order)
+FIRST_SAMPLES = 60  # worlds of the first look at a choice the expert would not make
+SECOND_SAMPLES = 600  # worlds of the second look, with another seed, before naming it
+CLEAR_BY = 2.0  # standard errors a named choice's cost stands clear of the threshold by
 ROLLOUT_SAMPLES = 24  # imagined deals per decision of the rollout valuer
 ROLLOUT_LEVEL = Level.EASY  # fast and plain: each rollout plays a whole hand out
 MAX_ROLLOUT_MOVES = 400  # far beyond any hand: a stuck rollout counts as a void hand
@@ -54,6 +63,12 @@ class Mistake:
     better: Action
     points: float
     """How many expected points ``better`` was worth more than ``chosen``."""
+    error: float = 0.0
+    """The standard error of ``points`` (0 when the valuer gives none)."""
+    chosen_facts: Facts | None = None
+    """What the player can check about the move they made (and ``better_facts``, the
+    better one): deadwood kept, cards that join a meld or give gin, undercut risk."""
+    better_facts: Facts | None = None
 
     @property
     def is_draw(self) -> bool:
@@ -159,10 +174,91 @@ def summarize(
     threshold: float = THRESHOLD,
     limit: int = LIMIT,
 ) -> Review:
-    """The review: the mistakes worth naming, costliest first, at most ``limit``."""
+    """The review: of the mistakes worth naming, the ``limit`` costliest, in turn order."""
     found = [m for m in mistakes if m is not None and m.points >= threshold]
     found.sort(key=lambda m: (-m.points, m.turn))
-    return Review(record.number, record.board, seat, judged, tuple(found[:limit]))
+    shown = sorted(found[:limit], key=lambda m: m.turn)
+    return Review(record.number, record.board, seat, judged, tuple(shown))
+
+
+# --- the expert's review: two looks at each choice the expert would not make -----------------
+
+
+def first_look(
+    decision: Decision, rng: random.Random, samples: int = FIRST_SAMPLES
+) -> Mistake | None:
+    """The choice as a candidate mistake: the expert's move from the same view, when it is
+    another and the search finds it worth more (None otherwise)."""
+    view = decision.view
+    better = decide_expert(view, rng)
+    if better == decision.chosen or decision.chosen not in view.legal_actions:
+        return None
+    found = margin(view, better, decision.chosen, rng, samples)
+    if found.points <= 0.0:
+        return None
+    return Mistake(
+        hand_number=decision.hand_number,
+        turn=decision.turn,
+        held=view.hand,
+        upcard=view.upcard,
+        chosen=decision.chosen,
+        better=better,
+        points=found.points,
+        error=found.error,
+    )
+
+
+def second_look(
+    decision: Decision,
+    candidate: Mistake,
+    rng: random.Random,
+    samples: int = SECOND_SAMPLES,
+    *,
+    threshold: float = THRESHOLD,
+    clear_by: float = CLEAR_BY,
+) -> Mistake | None:
+    """The candidate judged again over new worlds: kept, with the new figure and its facts,
+    only when the expert's move still wins by ``threshold`` with ``clear_by`` errors off."""
+    view = decision.view
+    again = margin(view, candidate.better, candidate.chosen, rng, samples)
+    if not again.clear_of(threshold, clear_by):
+        return None
+    knocks = (candidate.chosen.kind, candidate.better.kind)
+    worlds = sample_worlds(view, rng, RISK_SAMPLES) if ActionKind.KNOCK in knocks else None
+    return replace(
+        candidate,
+        points=again.points,
+        error=again.error,
+        chosen_facts=facts_of(view, candidate.chosen, worlds),
+        better_facts=facts_of(view, candidate.better, worlds),
+    )
+
+
+def look_seeds(seed: str, index: int) -> tuple[str, str]:
+    """The seeds of the two looks at a hand's ``index``-th decision: never the same."""
+    return f"{seed}/{index}", f"{seed}/{index}/again"
+
+
+def expert_review(
+    record: HandRecord,
+    settings: Settings,
+    seat: int,
+    seed: str,
+    *,
+    scores: tuple[int, ...] | None = None,
+    first: int = FIRST_SAMPLES,
+    second: int = SECOND_SAMPLES,
+) -> Review:
+    """The expert's review of ``seat``'s play in one go (the bot's coach runs the same looks
+    one decision at a time in its workers)."""
+    found = decisions(record, settings, seat, scores)
+    named = []
+    for index, decision in enumerate(found):
+        once, twice = look_seeds(seed, index)
+        candidate = first_look(decision, random.Random(once), first)
+        if candidate is not None:
+            named.append(second_look(decision, candidate, random.Random(twice), second))
+    return summarize(record, seat, len(found), named)
 
 
 def review_hand(
@@ -277,14 +373,6 @@ def _play_out(hand: Hand, seat: int, rng: random.Random) -> float:
     return float(result.points if result.winner == seat else -result.points)
 
 
-def hint(view: PlayerView, valuer: Valuer, rng: random.Random) -> Action | None:
-    """The action the valuer likes best for the seat to act (None when it has no choice)."""
-    if not view.my_turn or len(view.legal_actions) < 2:
-        return None
-    values = valuer(view, rng)
-    return max(view.legal_actions, key=lambda a: values.get(a, float("-inf")))
-
-
 __all__ = [
     "LIMIT",
     "THRESHOLD",
@@ -293,12 +381,15 @@ __all__ = [
     "Review",
     "Valuer",
     "decisions",
-    "hint",
+    "expert_review",
+    "first_look",
     "imagined_hand",
     "is_two_player_hand",
     "judge",
+    "look_seeds",
     "review_hand",
     "reviewable",
     "rollout_values",
+    "second_look",
     "summarize",
 ]

@@ -1,10 +1,12 @@
-"""The coach's review as a reader sees it: each costly choice in a sentence, with the
-reviewer's own cards at that moment. Only what the review holds is shown, and a review holds
-only the reviewer's cards and public ones, so nothing hidden can reach this page."""
+"""The coach's words as a reader sees them: the hint on a private hand, and the review, each
+costly choice in a sentence with a reason the reader can check and their own cards then.
+Only what the review holds is shown, and a review holds only the reviewer's cards and public
+ones, so nothing hidden can reach this page."""
 
 from __future__ import annotations
 
 from bot.gin import Card
+from bot.gin.ai.advice import Advice, Facts
 from bot.gin.coach import Mistake, Review
 from bot.gin.hand import Action, ActionKind
 from bot.i18n import tr, tr_n
@@ -21,7 +23,8 @@ def points_text(points: float) -> str:
 
 
 def review_panel(review: Review, face: Face = str, *, match_id: int | None = None) -> Panel:
-    """A hand's review: its costliest choices, largest first, or a word of praise."""
+    """A hand's review: its costliest choices (at most three) in turn order, each with its
+    reason, or a word of praise."""
     if match_id is None:
         # TRANSLATORS: the title of a review of one's play in a hand.
         title = tr("Review of hand {number}", number=review.hand_number)
@@ -31,8 +34,9 @@ def review_panel(review: Review, face: Face = str, *, match_id: int | None = Non
             "Review of hand {number} (match #{match})", number=review.hand_number, match=match_id
         )
     footer = tr(
-        "Expected points, judged from what you could see at the time. Your opponent's "
-        "hidden cards stay hidden."
+        "Expected points, judged from what you could see at the time, and judged again over "
+        "ten times the imagined deals: only choices that stood clear both times are named. "
+        "Your opponent's hidden cards stay hidden."
     )
     if not review.mistakes:
         body = tr_n(
@@ -51,6 +55,9 @@ def review_panel(review: Review, face: Face = str, *, match_id: int | None = Non
     ]
     for mistake in review.mistakes:
         lines.append(mistake_line(mistake, face))
+        why = why_line(mistake, face)
+        if why:
+            lines.append(why)
         # TRANSLATORS: the reviewer's own cards when they made that choice.
         lines.append(tr("› your hand: {cards}", cards=" ".join(face(c) for c in mistake.held)))
     return Panel(title, "\n".join(lines), footer)
@@ -126,24 +133,160 @@ def _throw(chosen: Action, better: Action, points: str, face: Face) -> str:
     )
 
 
+def why_line(mistake: Mistake, face: Face = str) -> str:
+    """The reason for one choice, in facts the reader can check ("" when none was kept)."""
+    chosen, better = mistake.chosen_facts, mistake.better_facts
+    if chosen is None or better is None:
+        return ""
+    thrown, kept = _shown(mistake.chosen.card, face), _shown(mistake.better.card, face)
+    upcard = _shown(mistake.upcard, face)
+    was, should = mistake.chosen.kind, mistake.better.kind
+    if should is ActionKind.BIG_GIN:
+        return tr("› why: all eleven of your cards meld.")
+    if was is ActionKind.DISCARD and should is ActionKind.DISCARD:
+        # TRANSLATORS: the reason of a review's choice: deadwood kept and how many unseen
+        # cards would join a meld, after the better discard and after the one made.
+        return tr(
+            "› why: discarding {kept} leaves deadwood {better_left} and {better_joining} "
+            "unseen cards that join a meld; discarding {thrown} left deadwood {chosen_left} "
+            "and {chosen_joining}.",
+            kept=kept,
+            thrown=thrown,
+            better_left=better.left,
+            better_joining=better.joining,
+            chosen_left=chosen.left,
+            chosen_joining=chosen.joining,
+        )
+    if was is ActionKind.KNOCK and should is ActionKind.KNOCK:
+        return tr(
+            "› why: knocking with {kept} keeps deadwood {better_left}; with {thrown}, "
+            "{chosen_left}.",
+            kept=kept,
+            thrown=thrown,
+            better_left=better.left,
+            chosen_left=chosen.left,
+        )
+    if should is ActionKind.KNOCK:
+        return tr(
+            "› why: your deadwood was {left} after discarding {kept}, low enough to knock, and "
+            "about {risk} in 10 of the hands your opponent may hold would undercut it.",
+            left=better.left,
+            kept=kept,
+            risk=better.undercut or 0,
+        )
+    if was is ActionKind.KNOCK:
+        return _knocked(chosen, better, kept)
+    return _drew(was, better, chosen, upcard)
+
+
+def _knocked(chosen: Facts, better: Facts, kept: str) -> str:
+    risk = chosen.undercut or 0
+    if better.gin_cards:
+        return tr_n(
+            "› why: after discarding {kept}, {n} unseen card gives you gin; your knock at "
+            "deadwood {left} is undercut by about {risk} in 10 of the hands your opponent "
+            "may hold.",
+            "› why: after discarding {kept}, {n} unseen cards give you gin; your knock at "
+            "deadwood {left} is undercut by about {risk} in 10 of the hands your opponent "
+            "may hold.",
+            better.gin_cards,
+            kept=kept,
+            left=chosen.left,
+            risk=risk,
+        )
+    return tr(
+        "› why: your knock at deadwood {left} is undercut by about {risk} in 10 of the hands "
+        "your opponent may hold.",
+        left=chosen.left,
+        risk=risk,
+    )
+
+
+def _drew(was: ActionKind, better: Facts, chosen: Facts, upcard: str) -> str:
+    took = was is ActionKind.DRAW_DISCARD
+    joins = better.joins if not took else chosen.joins
+    left = better.left if not took else chosen.left
+    if not took and joins:
+        return tr("› why: {card} joins a meld in your hand.", card=upcard)
+    if not took:
+        return tr(
+            "› why: taking {card} brings your deadwood down to {left}.", card=upcard, left=left
+        )
+    if not joins:
+        return tr("› why: {card} joins nothing in your hand.", card=upcard)
+    return tr(
+        "› why: {card} joins a meld, but after taking it your deadwood is still {left}.",
+        card=upcard,
+        left=left,
+    )
+
+
 def _shown(card: Card | None, face: Face) -> str:
     # TRANSLATORS: a card the review cannot name (it never names a hidden card).
     return tr("a card") if card is None else face(card)
 
 
-def hint_text(action: Action, upcard: Card | None, face: Face = str) -> str:
-    """The coach's suggestion on a private hand, in a line."""
+def hint_text(advice: Advice, upcard: Card | None, face: Face = str) -> str:
+    """The coach's suggestion on a private hand, in a line, with a fact the player can check.
+
+    A knock the expert passes up is said outright ("don't knock yet"), with the reason."""
+    action, facts = advice.action, advice.facts
     card = _shown(action.card, face)
     top = _shown(upcard, face)
+    if action.kind is ActionKind.DISCARD and advice.knock is not None:
+        return _dont_knock(card, facts, advice.knock)
     if action.kind is ActionKind.DISCARD:
-        # TRANSLATORS: the coach's suggestion on the player's private hand.
-        return tr("🎓 Coach: discard {card}.", card=card)
+        # TRANSLATORS: the coach's suggestion on the player's private hand, with its reason:
+        # the deadwood kept and how many cards not yet seen would join a meld.
+        return tr_n(
+            "🎓 Coach: discard {card}: it leaves deadwood {left}, and {n} unseen card joins "
+            "a meld.",
+            "🎓 Coach: discard {card}: it leaves deadwood {left}, and {n} unseen cards join "
+            "a meld.",
+            facts.joining or 0,
+            card=card,
+            left=facts.left,
+        )
+    if action.kind is ActionKind.KNOCK and facts.left == 0:
+        return tr("🎓 Coach: go gin, discarding {card}.", card=card)
     if action.kind is ActionKind.KNOCK:
-        return tr("🎓 Coach: knock, discarding {card}.", card=card)
+        return tr(
+            "🎓 Coach: knock, discarding {card} (deadwood {left}).", card=card, left=facts.left
+        )
+    if action.kind is ActionKind.DRAW_STOCK and facts.joins is False:
+        return tr("🎓 Coach: draw from the stock: {card} joins nothing.", card=top)
     if action.kind is ActionKind.DRAW_STOCK:
         return tr("🎓 Coach: draw from the stock.")
+    if action.kind is ActionKind.DRAW_DISCARD and facts.joins:
+        return tr("🎓 Coach: take {card}: it joins a meld.", card=top)
     if action.kind is ActionKind.DRAW_DISCARD:
-        return tr("🎓 Coach: take {card}.", card=top)
+        return tr(
+            "🎓 Coach: take {card}: your deadwood goes down to {left}.", card=top, left=facts.left
+        )
+    if action.kind is ActionKind.PASS and facts.joins is False:
+        return tr("🎓 Coach: pass on {card}: it joins nothing.", card=top)
     if action.kind is ActionKind.PASS:
         return tr("🎓 Coach: pass on {card}.", card=top)
     return tr("🎓 Coach: declare Big Gin.")
+
+
+def _dont_knock(card: str, facts: Facts, knock: Facts) -> str:
+    if facts.gin_cards:
+        # TRANSLATORS: the coach advises against knocking now; {n} cards not yet seen
+        # would give the player gin after this discard.
+        return tr_n(
+            "🎓 Coach: don't knock yet: discard {card}; {n} card gives you gin.",
+            "🎓 Coach: don't knock yet: discard {card}; {n} cards give you gin.",
+            facts.gin_cards,
+            card=card,
+        )
+    if knock.undercut is not None:
+        # TRANSLATORS: {risk} is a whole number from 0 to 10 ("about 4 in 10").
+        return tr(
+            "🎓 Coach: don't knock yet: discard {card}; a knock at deadwood {left} would be "
+            "undercut by about {risk} in 10 of the hands your opponent may hold.",
+            card=card,
+            left=knock.left,
+            risk=knock.undercut,
+        )
+    return tr("🎓 Coach: don't knock yet: discard {card}.", card=card)

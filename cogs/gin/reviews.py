@@ -4,11 +4,14 @@ Anyone can press a Review button (a replay is public), so the hand is read from 
 only one of its players gets a review, of their own play: the coach judges each decision from
 what that player could see, and the page names only their cards and public ones. The review
 takes a few seconds of the coach's worker, so the press is acknowledged privately first.
+A hand's review goes to a player's DMs once: pressing Review again (while it is being made or
+after) says so privately instead of sending it again.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -30,6 +33,8 @@ from cogs.gin.views import embed
 log = logging.getLogger(__name__)
 
 CLASSIC = "classic"
+SENT_KEPT = 4096  # the reviews remembered as sent (a press after that sends it again)
+WORKING, SENT = "working", "sent"
 
 
 class Reviews:
@@ -39,6 +44,8 @@ class Reviews:
         self.service = service
         self.client = client
         self.coach = coach
+        # Each review asked for, by (match, hand, board, seat): being made, or in the DMs.
+        self._sent: OrderedDict[tuple[int, int, int, int], str] = OrderedDict()
 
     async def review(
         self, interaction: discord.Interaction[Any], match_id: int, number: int, board: int
@@ -60,6 +67,33 @@ class Reviews:
             )
         if not reviewable(record):
             raise TableError("The coach reviews two-player hands with knocking only.")
+        key = (match_id, number, board, seat)
+        state = self._sent.get(key)
+        if state is not None:
+            await send(interaction, embeds=[embed(already(number, state))])
+            return
+        self._sent[key] = WORKING
+        while len(self._sent) > SENT_KEPT:
+            self._sent.popitem(last=False)
+        try:
+            delivered = await self._review(interaction, row, hands, record, seat, number)
+        finally:
+            if self._sent.get(key) == WORKING:
+                del self._sent[key]
+        if delivered:
+            self._sent[key] = SENT
+
+    async def _review(
+        self,
+        interaction: discord.Interaction[Any],
+        row: TableRow,
+        hands: list[HandRow],
+        record: HandRecord,
+        seat: int,
+        number: int,
+    ) -> bool:
+        """Review and send: True once it is in the player's DMs (False: shown privately
+        here, their DMs closed, so a second press may show it again)."""
         if not interaction.response.is_done() and DEFERRING not in interaction.extras:
             interaction.extras[ANSWERING] = True  # the watchdog leaves the answer to us
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -76,13 +110,32 @@ class Reviews:
         except discord.Forbidden:
             log.info("match %s: user %s's DMs are closed; review shown here", row.id, seat)
             await send(interaction, embeds=[embed(panel)])
-            return
+            return False
         sent = Panel(
             # TRANSLATORS: the private answer to Review once the review is in the player's DMs.
             tr("Review sent"),
             tr("Your review of hand {number} is in your DMs.", number=number),
         )
         await send(interaction, embeds=[embed(sent)])
+        return True
+
+
+def already(number: int, state: str) -> Panel:
+    """The private answer to a second press of Review: the review is not sent twice."""
+    if state == WORKING:
+        return Panel(
+            # TRANSLATORS: the private answer to a second press of Review while it is made.
+            tr("Review on its way"),
+            tr("Your review of hand {number} is on its way to your DMs.", number=number),
+        )
+    return Panel(
+        # TRANSLATORS: the private answer to a second press of Review once it was sent.
+        tr("Review already sent"),
+        tr(
+            "Your review of hand {number} is already in your DMs: it is sent once.",
+            number=number,
+        ),
+    )
 
 
 def seat_of(row: TableRow, record: HandRecord, user_id: str) -> int | None:

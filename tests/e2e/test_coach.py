@@ -1,6 +1,7 @@
 """The coach through the fake Discord: Review on a player's own showdown and on a replay sends
-the review by DM, naming only the reviewer's cards and public ones; a stranger's press is
-refused privately; hints in a practice match are off unless asked for."""
+the review by DM once, naming only the reviewer's cards and public ones (pressing again, from
+anywhere, says privately it was sent); a stranger's press is refused privately; hints in a
+practice match are off unless asked for, and when on, the hand shows one suggestion."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import random
 
 import pytest
 
-from bot import coaching
 from bot.client import GinBot
+from bot.gin import coach as coach_rules
 from bot.gin.cards import DECK, Card
 from bot.gin.hand import ActionKind, Hand
 from bot.gin.match import HandRecord
@@ -18,6 +19,7 @@ from bot.tables import Table
 from tests.e2e.conftest import World, start_bot
 from tests.e2e.driver import Game
 from tests.fakediscord import Message, User, patch_discord
+from tests.fakediscord.models import iter_components
 from tests.gin.players import choose
 
 REVIEW_TITLE = "Review of hand 1 (match #"
@@ -25,9 +27,10 @@ REVIEW_TITLE = "Review of hand 1 (match #"
 
 @pytest.fixture(autouse=True)
 def quick_coach(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Few imagined deals per decision: the same work, in a test's time (for the coach of
+    """Few imagined deals per look: the same work, in a test's time (for the coach of
     every bot the test starts in its own process)."""
-    monkeypatch.setattr(coaching, "DEFAULT_SAMPLES", 3)
+    monkeypatch.setattr(coach_rules, "FIRST_SAMPLES", 3)
+    monkeypatch.setattr(coach_rules, "SECOND_SAMPLES", 6)
 
 
 async def play_first_hand(game: Game, style: str = "random") -> None:
@@ -121,17 +124,17 @@ async def test_review_from_the_showdown_and_the_replay_and_a_stranger_refused(
     reviews = [m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]
     assert len(reviews) == 1
 
-    # /gin replay offers a Review of each hand; the player's press sends another review.
+    # Pressing it again, on the showdown or on /gin replay's hand, says privately that the
+    # review was sent: it is not sent twice.
     replay = await fake.slash(world.alice, world.channel, "gin replay", match=table.id)
     assert button in replay.custom_ids, replay.custom_ids
     assert replay.message is not None
-    again = await fake.click(world.alice, replay.message, button)
-    await again.wait_for_text("Review sent", timeout=60)
-    await fake.wait_for(
-        lambda: len([m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]) == 2,
-        timeout=20,
-        what="the second review by DM",
-    )
+    for message in (showdown, replay.message):
+        again = await fake.click(world.alice, message, button)
+        said = await again.wait_for_text("Review already sent", timeout=60)
+        assert again.ephemeral and "already in your DMs" in said
+    reviews = [m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]
+    assert len(reviews) == 1
 
     # Bob did not play it: his replay has the button too (a replay is anyone's), but his
     # press gets a private refusal, no DM, and the replay stays as it was.
@@ -143,6 +146,31 @@ async def test_review_from_the_showdown_and_the_replay_and_a_stranger_refused(
     assert refused.ephemeral and "Only the players of that hand" in said
     assert not fake.dm_messages(world.bob)
     assert his.message.payload == before
+
+
+async def test_review_pressed_twice_at_once_is_posted_once(world: World, bot: GinBot) -> None:
+    fake = world.fake
+    game = Game(world, bot)
+    table = await game.practice(world.alice, "easy")
+    await play_first_hand(game, style="knocker")
+    replay = await fake.slash(world.alice, world.channel, "gin replay", match=table.id)
+    assert replay.message is not None
+    button = review_button(table.id)
+    first = await fake.click(world.alice, replay.message, button)
+    second = await fake.click(world.alice, replay.message, button)  # before the first is in
+    answers = [
+        await first.wait_for_text("Review", timeout=60),
+        await second.wait_for_text("Review", timeout=60),
+    ]
+    await fake.wait_for(
+        lambda: dm_with(world, world.alice, REVIEW_TITLE), timeout=60, what="the review by DM"
+    )
+    sent = [a for a in answers if "Review sent" in a]
+    held = [a for a in answers if "on its way" in a or "already in your DMs" in a]
+    assert len(sent) == 1 and len(held) == 1, answers
+    assert first.ephemeral and second.ephemeral
+    reviews = [m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]
+    assert len(reviews) == 1
 
 
 async def test_review_with_closed_dms_comes_privately_in_the_channel(
@@ -202,6 +230,26 @@ def coach_line(game: Game) -> str | None:
     return next((line for line in text.splitlines() if "Coach:" in line), None)
 
 
+def assert_one_suggestion(game: Game, line: str) -> None:
+    """The hand shows the coach's move only: no plain hint line, and the discard menu's ★
+    on the card the coach's line names (none when it says to knock)."""
+    panel = game.dm_panel(0)
+    assert "Hint:" not in panel.text
+    stars = [
+        option["label"]
+        for component in iter_components(panel.components)
+        for option in component.get("options") or []
+        if "★" in (option.get("description") or "")
+    ]
+    if "discard " in line and "knock," not in line:
+        after = line.split("discard ", 1)[1]
+        faces = game.bot.card_emojis
+        named = [str(c) for c in DECK if after.startswith((faces.card(c), f"{c}:", f"{c};"))]
+        assert stars == named and len(named) == 1, (line, stars)
+    else:
+        assert stars == [], (line, stars)
+
+
 async def test_hints_on_show_the_coachs_move_on_each_turn(world: World, bot: GinBot) -> None:
     fake = world.fake
     game = Game(world, bot)
@@ -228,6 +276,7 @@ async def test_hints_on_show_the_coachs_move_on_each_turn(world: World, bot: Gin
             ActionKind.PASS: "pass",
         }
         assert any(words[a.kind] in line for a in legal if a.kind in words), (line, legal)
+        assert_one_suggestion(game, line)
         result = await game.button(choose(game.match.hand, "knocker", rng))
         assert "⚠️" not in result.text, result.text
         if game.match.hand_number > 1 or game.match.is_over:
@@ -315,16 +364,14 @@ async def test_review_buttons_work_after_a_restart(world: World) -> None:
 
         bot, task = await start_bot(world)  # the same database, a new process's worth
         try:
-            for message in (showdown, replay.message):
-                pressed = await fake.click(world.alice, message, button)
-                await pressed.wait_for_text("Review sent", timeout=60)
+            pressed = await fake.click(world.alice, showdown, button)
+            await pressed.wait_for_text("Review sent", timeout=60)
+            again = await fake.click(world.alice, replay.message, button)
+            await again.wait_for_text("Review already sent", timeout=60)
             await fake.wait_for(
-                lambda: (
-                    len([m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]) == 2
-                ),
-                timeout=20,
-                what="both reviews by DM",
+                lambda: dm_with(world, world.alice, REVIEW_TITLE), timeout=20, what="the review"
             )
+            assert len([m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]) == 1
         finally:
             await bot.close()
             await task

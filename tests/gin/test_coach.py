@@ -9,14 +9,21 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from bot.gin.ai import Level, PlayerView, bot_move, view_for
+from bot.gin.ai.advice import Margin
 from bot.gin.cards import Card
 from bot.gin.coach import (
+    LIMIT,
+    Decision,
     Mistake,
-    hint,
+    decisions,
+    expert_review,
+    first_look,
     imagined_hand,
     review_hand,
     reviewable,
     rollout_values,
+    second_look,
+    summarize,
 )
 from bot.gin.hand import Action, ActionKind, Hand, Phase
 from bot.gin.match import HandRecord
@@ -79,7 +86,7 @@ def test_a_discard_of_a_low_card_is_named_with_the_card_kept_and_the_points() ->
 
     assert review.hand_number == 3 and review.seat == 0
     assert expected, "the bad discards cost points by this judge"
-    want = sorted(expected, key=lambda e: (-e[3], e[0]))[:5]
+    want = sorted(sorted(expected, key=lambda e: (-e[3], e[0]))[:LIMIT])  # shown in turn order
     got = review.mistakes
     assert [(m.turn, m.chosen.card, m.points) for m in got] == [(t, c, p) for t, c, _, p in want]
     for mistake, (_, _, top, _) in zip(got, want, strict=True):
@@ -105,14 +112,16 @@ def test_the_first_turn_mistake_is_pinned_exactly() -> None:
 
 
 def test_threshold_limit_and_the_order() -> None:
+    """At most three a hand: the costliest, shown in turn order."""
     record, _ = played_hand(turns=6)
-    review = review_hand(record, Settings(), 0, by_value, random.Random(1), limit=2)
-    assert len(review.mistakes) <= 2
+    review = review_hand(record, Settings(), 0, by_value, random.Random(1))
     everything = review_hand(record, Settings(), 0, by_value, random.Random(1), limit=50)
-    points = [m.points for m in everything.mistakes]
-    assert points == sorted(points, reverse=True)
-    assert all(p >= 1 for p in points)
-    assert [m.points for m in review.mistakes] == points[:2]
+    assert len(everything.mistakes) > LIMIT == len(review.mistakes) == 3
+    turns = [m.turn for m in review.mistakes]
+    assert turns == sorted(turns)
+    costliest = sorted(everything.mistakes, key=lambda m: (-m.points, m.turn))[:LIMIT]
+    assert set(review.mistakes) == set(costliest)
+    assert all(m.points >= 1 for m in everything.mistakes)
     strict = review_hand(record, Settings(), 0, by_value, random.Random(1), limit=50, threshold=100)
     assert strict.mistakes == () and strict.decisions == everything.decisions > 0
 
@@ -203,11 +212,6 @@ def test_the_rollout_valuer_values_every_legal_action_and_repeats_itself() -> No
     values = rollout_values(view, random.Random(9), samples=3)
     assert set(values) == set(view.legal_actions)
     assert values == rollout_values(view, random.Random(9), samples=3)
-    suggestion = hint(view, by_value, random.Random(1))
-    assert isinstance(suggestion, Action) and suggestion in view.legal_actions
-    assert suggestion.card is not None
-    assert suggestion.card.value == max(c.value for c in view.hand)
-    assert hint(view_for(hand, 1), by_value, random.Random(1)) is None
 
 
 def test_a_mistake_says_whether_it_was_a_draw() -> None:
@@ -245,3 +249,68 @@ def rollout_values_of(
     samples: int,
 ) -> Callable[[PlayerView, random.Random], Mapping[Action, float]]:
     return lambda view, rng: rollout_values(view, rng, samples)
+
+
+# --- the expert's review: two looks, and only what stands clear -------------------------------
+
+
+def a_candidate(record: HandRecord) -> tuple[Decision, Mistake]:
+    """The first decision of seat 0 the expert would play otherwise and finds worse."""
+    for index, decision in enumerate(decisions(record, Settings(), 0)):
+        found = first_look(decision, random.Random(f"look/{index}"), 30)
+        if found is not None:
+            return decision, found
+    raise AssertionError("the low discards give the expert something to say")
+
+
+def test_a_candidate_is_the_experts_own_other_move() -> None:
+    record, _ = played_hand(turns=4)
+    decision, candidate = a_candidate(record)
+    assert candidate.better != candidate.chosen == decision.chosen
+    assert candidate.better in decision.view.legal_actions
+    assert candidate.points > 0.0 and candidate.error >= 0.0
+
+
+def test_a_candidate_the_second_look_reverses_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    record, _ = played_hand(turns=4)
+    decision, candidate = a_candidate(record)
+    import bot.gin.coach as coach
+
+    def reversed_margin(*args: object) -> Margin:
+        return Margin(-candidate.points, 0.5)
+
+    monkeypatch.setattr(coach, "margin", reversed_margin)
+    assert second_look(decision, candidate, random.Random(2), 10) is None
+
+    monkeypatch.setattr(coach, "margin", lambda *args: Margin(0.9, 0.1))
+    assert second_look(decision, candidate, random.Random(2), 10) is None  # under a point
+
+    monkeypatch.setattr(coach, "margin", lambda *args: Margin(3.0, 1.1))
+    assert second_look(decision, candidate, random.Random(2), 10) is None  # within the noise
+
+    monkeypatch.setattr(coach, "margin", lambda *args: Margin(3.0, 0.5))
+    kept = second_look(decision, candidate, random.Random(2), 10)
+    assert kept is not None and (kept.points, kept.error) == (3.0, 0.5)
+    assert kept.chosen_facts is not None and kept.better_facts is not None
+
+
+def test_the_expert_review_shows_at_most_three_in_turn_order_with_facts() -> None:
+    record, _ = played_hand(turns=8)
+    review = expert_review(record, Settings(), 0, "test", first=20, second=40)
+    assert review.decisions > 0 and len(review.mistakes) <= LIMIT
+    turns = [m.turn for m in review.mistakes]
+    assert turns == sorted(turns)
+    for mistake in review.mistakes:
+        assert mistake.points - 2 * mistake.error >= 1.0
+        assert mistake.chosen_facts is not None and mistake.better_facts is not None
+    assert review == expert_review(record, Settings(), 0, "test", first=20, second=40)
+
+
+def test_summarize_keeps_the_costliest_three_in_turn_order() -> None:
+    record, _ = played_hand(turns=1)
+    draw = Action(ActionKind.DRAW_STOCK, 0)
+    take = Action(ActionKind.DRAW_DISCARD, 0)
+    costs = {1: 2.0, 2: 9.0, 3: 0.5, 4: 5.0, 5: 7.0, 6: 1.5}
+    mistakes = [Mistake(3, t, (), None, draw, take, p) for t, p in costs.items()]
+    review = summarize(record, 0, 6, [*mistakes, None])
+    assert [m.turn for m in review.mistakes] == [2, 4, 5]

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.emojis import CardEmojis
-from bot.gin.hand import Action
+from bot.gin.ai.advice import Advice
 from bot.i18n import language, speaking, tr
 from bot.render.coach import hint_text
 from bot.render.hand import elsewhere_panel, hand_panel, resting_cards
@@ -19,7 +19,7 @@ from cogs.gin.people import safe
 from cogs.gin.screens.ledger import Key, Ledger, Ref, fingerprint
 from cogs.gin.screens.messages import message_payload
 from cogs.gin.screens.state import PrivateHand, Registry, SeatScreen
-from cogs.gin.views import elsewhere_view, embed, hand_view
+from cogs.gin.views import Suggestion, elsewhere_view, embed, hand_view
 
 NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 
@@ -136,7 +136,7 @@ class Hands:
     def set_note(self, table: Table, seat: int, note: Callable[[], str] | None) -> None:
         self._seat(table, seat).note = note
 
-    def advice(self, table: Table, seat: int) -> Action | None:
+    def advice(self, table: Table, seat: int) -> Advice | None:
         """The coach's suggestion for the seat's turn at a table with hints, once worked
         out; asked for (once a turn) while it is not."""
         if not wants_hints(table) or not to_act(table, seat):
@@ -195,18 +195,23 @@ class Hands:
         board = match.board_of(seat)
         upcard = None if board is None else board.upcard
         coach = "" if advice is None else hint_text(advice, upcard, faces.card)
+        # One suggestion at a time: with the coach on, its move is the hint, the menu's ★
+        # and the highlighted button (none while it is being worked out); without it, the
+        # server's plain hint (the discard leaving the least deadwood).
+        coached = wants_hints(table)
         panel = hand_panel(
             match,
             seat,
             where=where,
             note=note,
-            hint=table.server.hints,
+            hint=table.server.hints and not coached,
             face=faces.card,
             ends=clock.turn_ends(table, seat),
             advice=coach,
         )
         embeds = [embed(panel)]
-        view = hand_view(table, seat, faces.card_emoji)
+        suggestion = Suggestion(advice.action if advice else None) if coached else None
+        view = hand_view(table, seat, faces.card_emoji, suggestion)
         payload = {"content": "", **message_payload(embeds, view)}  # no turn alert's text
         rendered = PrivateHand(key, embeds, view, payload, fingerprint(payload))
         screen.rendered = rendered

@@ -97,13 +97,13 @@ class PrivateScreens:
 
         async def advise() -> None:
             try:
-                move = await self.coach.hint(view, f"hint/{table.id}/{token}")
+                advice = await self.coach.hint(view, f"hint/{table.id}/{token}")
             except Exception:
                 log.exception(
                     "table %s: the coach could not suggest seat %s's move", table.id, seat
                 )
-                move = None
-            self._seat(table, seat).advice = (token, move)
+                advice = None
+            self._seat(table, seat).advice = (token, advice)
             self.sync_soon(table)
 
         task = asyncio.create_task(advise(), name=f"gin-coach-{table.id}-{seat}")

@@ -12,7 +12,7 @@ from typing import Any, TypedDict
 
 import discord
 
-from bot.gin.hand import Action
+from bot.gin.ai.advice import Advice
 from cogs.gin.screens.ledger import Key, Payload
 
 
@@ -72,8 +72,9 @@ class SeatScreen:
     dm_failures: tuple[int, int, float] | None = None
     acted: float = -math.inf  # when they last moved (monotonic)
     # The coach's suggestion for a turn of theirs, at a table with hints: (its token, the
-    # move, None when it has none), and the token it is being worked out for.
-    advice: tuple[int, Action | None] | None = None
+    # expert's move with its facts, None when it has none), and the token it is being
+    # worked out for.
+    advice: tuple[int, Advice | None] | None = None
     advising: int | None = None
 
 

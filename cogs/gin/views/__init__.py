@@ -3,7 +3,14 @@ read back strictly (``base``); the private hand's (``hand``) and the channel's (
 
 from cogs.gin.views.base import COLOUR, SELECT_KINDS, Handlers, embed
 from cogs.gin.views.coach import ReviewButton, add_reviews, review_view
-from cogs.gin.views.hand import CardSelect, MoveButton, PlayHereButton, elsewhere_view, hand_view
+from cogs.gin.views.hand import (
+    CardSelect,
+    MoveButton,
+    PlayHereButton,
+    Suggestion,
+    elsewhere_view,
+    hand_view,
+)
 from cogs.gin.views.table import (
     ChallengeButton,
     LobbyButton,
@@ -22,6 +29,7 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "SELECT_KINDS",
     "Handlers",
+    "Suggestion",
     "add_reviews",
     "challenge_view",
     "elsewhere_view",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.gin import DECK, Card
-from bot.gin.hand import ActionKind, Phase
+from bot.gin.hand import Action, ActionKind, Phase
 from bot.i18n import N_, tr
 from bot.render.hand import discard_choices, joins_a_meld
 from bot.tables import Table
@@ -46,9 +47,10 @@ class MoveButton(
         *,
         custom_id: str | None = None,
         emoji: discord.PartialEmoji | None = None,
+        quiet: bool = False,
     ) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
-        if kind == "biggin" or kind.startswith("knock"):
+        if kind == "biggin" or (kind.startswith("knock") and not quiet):
             style = discord.ButtonStyle.success
         custom_id = custom_id or f"gin:mv:{table_id}:{move}:{kind}"
         button = discord.ui.Button[Any](
@@ -169,15 +171,28 @@ def no_emoji(card: Card) -> discord.PartialEmoji | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The coach's move at a table with hints on, the one thing the hand highlights (``action``
+    None while it is being worked out: then nothing is highlighted)."""
+
+    action: Action | None
+
+
 def hand_view(
     table: Table,
     seat: int,
     emoji: Callable[[Card], discord.PartialEmoji | None] = no_emoji,
+    suggestion: Suggestion | None = None,
 ) -> discord.ui.View | None:
     """The moves open to this player right now, as buttons and menus (None when it's not
     their turn or the hand is over). ``emoji`` gives each card option and each button of a
     card its picture, as the hand shows it; the label keeps the card's text, which is what
-    a player reads and types."""
+    a player reads and types.
+
+    One suggestion: with the coach (``suggestion``), its move is the highlighted button or
+    the menu's ★, and a knock it advises against is not lit; without it, the server's plain
+    hint (take a card that joins a meld, discard the card leaving the least deadwood)."""
     match = table.match
     if match is None or match.is_over:
         return None
@@ -187,14 +202,16 @@ def hand_view(
     move = table.token(seat)
     view = discord.ui.View(timeout=None)
     upcard = hand.upcard
-    hints = table.server.hints
+    hints = table.server.hints and suggestion is None
+    advised = None if suggestion is None else suggestion.action
     # A button stands out only where the hint would send the player: take the upcard when it
     # joins a meld, else the stock (or pass). Without hints no button is the default.
     take = (
         hints
         and upcard is not None
         and joins_a_meld(hand.hands[seat], upcard, hand.rules.distinct_suits)
-    )
+    ) or (advised is not None and advised.kind is ActionKind.DRAW_DISCARD)
+    skip = advised is not None and advised.kind in (ActionKind.PASS, ActionKind.DRAW_STOCK)
     picture = None if upcard is None else emoji(upcard)
     if hand.phase is Phase.UPCARD:
         # TRANSLATORS: a button: take the upcard (a card's name, such as 10♥).
@@ -202,12 +219,14 @@ def hand_view(
         view.add_item(MoveButton(table.id, move, "take", take_label, primary=take, emoji=picture))
         # TRANSLATORS: a button: pass on the upcard.
         pass_label = tr("Pass")
-        view.add_item(MoveButton(table.id, move, "pass", pass_label, primary=hints and not take))
+        view.add_item(
+            MoveButton(table.id, move, "pass", pass_label, primary=(hints and not take) or skip)
+        )
         return view
     if hand.phase is Phase.DRAW:
         can_take = not hand.stock_only and upcard is not None
         if hand.stock:
-            stock = hints and not (take and can_take)
+            stock = (hints and not (take and can_take)) or skip
             # TRANSLATORS: a button: draw the top card of the stock.
             stock_label = tr("Draw from stock")
             view.add_item(MoveButton(table.id, move, "stock", stock_label, primary=stock))
@@ -220,21 +239,26 @@ def hand_view(
         return view
     # Best first: the card whose loss leaves the least deadwood, the highest on ties.
     choices = sorted(discard_choices(hand, seat), key=lambda c: (c[1], -c[0].value, -int(c[0])))
+    starred = choices[0][0] if hints and choices else None
+    if advised is not None and advised.kind is ActionKind.DISCARD:
+        starred = advised.card
     held = Counter(hand.hands[seat])
     discard_options = [
         discord.SelectOption(
             label=str(card) + (f" ×{held[card]}" if held[card] > 1 else ""),
             value=str(int(card)),
-            description=_discard_description(left, best=i == 0 and hints),
+            description=_discard_description(left, best=card == starred),
             emoji=emoji(card),
         )
-        for i, (card, left, _) in enumerate(choices)
+        for card, left, _ in choices
     ]
     # TRANSLATORS: the placeholder of the menu of cards to discard.
     discard_placeholder = tr("Discard a card…")
     view.add_item(CardSelect(table.id, move, "discard", discard_options, discard_placeholder))
     gin_only = not hand.rules.knocking
     knocks = [(card, left) for card, left, can_knock in choices if can_knock]
+    if advised is not None and advised.kind is ActionKind.KNOCK:  # the coach's knock first
+        knocks.sort(key=lambda k: k[0] != advised.card)
     if knocks:
         card, left = knocks[0]  # the best knock, as a button of its own
         if left == 0:
@@ -244,7 +268,11 @@ def hand_view(
             # TRANSLATORS: a button: knock, discarding this card face down; {left} is the
             # deadwood count kept.
             label = tr("Knock: discard {card} (deadwood {left})", card=card, left=left)
-        view.add_item(MoveButton(table.id, move, f"knock{int(card)}", label, emoji=emoji(card)))
+        # With the coach on, a knock is lit only when it is the coach's move.
+        quiet = suggestion is not None and (advised is None or advised.kind is not ActionKind.KNOCK)
+        view.add_item(
+            MoveButton(table.id, move, f"knock{int(card)}", label, emoji=emoji(card), quiet=quiet)
+        )
     if len(knocks) > 1:
         knock_options = [
             discord.SelectOption(
