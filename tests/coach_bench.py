@@ -1,10 +1,22 @@
-"""How long the coach takes, and that the event loop keeps moving meanwhile:
-``python -m tests.coach_bench --hands 30``.
+"""The coach, measured. Three runs, each a few minutes on a shared machine (run them with
+``nice -n 10``):
 
-Plays hands (easy against hard), then reviews one seat of each through the coach as the bot
-runs it (the expert's worker processes, one decision at a time) while a ticker on the loop
-measures how late it wakes; then asks a hint for each of that seat's decisions. Prints the
-review times, the per-decision times, the hint times and the loop's worst lateness.
+``python -m tests.coach_bench --hands 30``: how long the coach takes, and that the event loop
+keeps moving meanwhile. Plays hands (easy against hard), then reviews one seat of each through
+the coach as the bot runs it (the expert's worker processes, one look at a time) while a
+ticker on the loop measures how late it wakes; then asks a hint for each of that seat's
+decisions. Prints the review times, the per-decision times, the hint times and the loop's
+worst lateness.
+
+``python -m tests.coach_bench --signs --hands 40``: whether what reviews name holds. Reviews
+the easy seat of each hand, then judges every item shown again with 20 times the worlds of
+the review's second look and another seed, and prints the share whose sign holds (the
+expert's move still worth more), and the share still worth a point or more.
+
+``python -m tests.coach_bench --follow --pairs 40``: a player who always takes the hint
+against the expert itself. Both play whole matches (to 100) against hard over the same
+mirrored deals (each deal twice, seats swapped), the hint-taker through the coach's hints as
+the bot computes them; prints each side's match and hand win rates with 95 % intervals.
 """
 
 from __future__ import annotations
@@ -15,11 +27,14 @@ import random
 import statistics
 import time
 
-from bot.coaching import Coach
-from bot.gin.ai import Level, bot_move
+from bot.coaching import Coach, review_seed
+from bot.gin.ai import Level, bot_move, decide, view_for
+from bot.gin.ai.advice import margin
+from bot.gin.ai.arena import wilson
+from bot.gin.ai.view import PlayerView
 from bot.gin.coach import decisions
-from bot.gin.hand import Hand
-from bot.gin.match import HandRecord
+from bot.gin.hand import Action, Hand
+from bot.gin.match import HandRecord, Match, Player
 from bot.gin.settings import Settings
 from bot.tables.thinker import Thinker
 
@@ -95,12 +110,128 @@ async def run(hands: int, workers: int) -> None:
     )
 
 
+RECHECK_TIMES = 20
+
+
+async def signs(hands: int, workers: int) -> None:
+    """Reviews ``hands`` hands, then judges each item shown again, far more finely."""
+    thinker = Thinker(workers)
+    coach = Coach(thinker)
+    thinker.start()
+    records = [played(1000 + i) for i in range(hands)]
+    worlds = RECHECK_TIMES * coach.second_samples
+    shown = held = clear = decided = 0
+    started = time.perf_counter()
+    for record in records:
+        review = await coach.review(record, Settings(), 0)
+        found = decisions(record, Settings(), 0)
+        decided += len(found)
+        by_turn = {(d.turn, d.chosen): d for d in found}
+        for mistake in review.mistakes:
+            decision = by_turn[(mistake.turn, mistake.chosen)]
+            seed = f"{review_seed(record, 0)}/recheck/{mistake.turn}"
+            again = await thinker.run(
+                _recheck, decision.view, mistake.better, mistake.chosen, worlds, seed
+            )
+            shown += 1
+            held += again > 0.0
+            clear += again >= 1.0
+            print(
+                f"  hand {record.seed} turn {mistake.turn}: named {mistake.points:+.1f}"
+                f" (±{mistake.error:.1f}), at {worlds} worlds {again:+.1f}",
+                flush=True,
+            )
+    thinker.close()
+    low, high = wilson(held, shown)
+    print(
+        f"hands reviewed: {hands}, decisions: {decided}, items shown: {shown}"
+        f" (review worlds: {coach.first_samples}, then {coach.second_samples}; re-judged at"
+        f" {worlds} with another seed) in {time.perf_counter() - started:.0f} s"
+    )
+    if shown:
+        print(
+            f"sign held: {held}/{shown} = {held / shown:.1%} (95 % interval {low:.1%}-{high:.1%});"
+            f" still worth a point or more: {clear}/{shown} = {clear / shown:.1%}"
+        )
+
+
+def _recheck(view: PlayerView, better: Action, chosen: Action, worlds: int, seed: str) -> float:
+    """Runs in a worker: the named move's margin judged again over ``worlds`` worlds."""
+    return margin(view, better, chosen, random.Random(seed), worlds).points
+
+
+async def follow(pairs: int, workers: int) -> None:
+    """Hint-taker and expert, each against hard over the same mirrored deals."""
+    thinker = Thinker(workers)
+    coach = Coach(thinker)
+    thinker.start()
+    started = time.perf_counter()
+    tally = {"hints": [0, 0, 0, 0], "expert": [0, 0, 0, 0]}  # matches won, played, hands
+    for pair in range(pairs):
+        for seat in (0, 1):
+            for side in tally:
+                result = await _match(coach, side, pair, seat)
+                counts = tally[side]
+                counts[0] += result[0]
+                counts[1] += 1
+                counts[2] += result[1]
+                counts[3] += result[2]
+        if (pair + 1) % 10 == 0:
+            print(f"  {pair + 1} pairs in {time.perf_counter() - started:.0f} s", flush=True)
+    thinker.close()
+    print(f"mirrored pairs of deals: {pairs}, each side {2 * pairs} matches to 100 against hard")
+    for side, (won, played_, hands_won, hands) in tally.items():
+        low, high = wilson(won, played_)
+        hand_low, hand_high = wilson(hands_won, hands)
+        name = "always takes the hint" if side == "hints" else "the expert itself"
+        print(
+            f"{name:>22}: matches {won}/{played_} = {won / played_:.1%}"
+            f" ({low:.1%}-{high:.1%}); hands won {hands_won}/{hands} ="
+            f" {hands_won / hands:.1%} ({hand_low:.1%}-{hand_high:.1%})"
+        )
+
+
+async def _match(coach: Coach, side: str, pair: int, seat: int) -> tuple[bool, int, int]:
+    """One match against hard from deal seed ``pair``, ``side`` sitting in ``seat``."""
+    match = Match.start(
+        [Player("0", "Seat 0"), Player("1", "Seat 1")], Settings(), seed=f"follow/{pair}"
+    )
+    rngs = {s: random.Random(f"follow/{pair}/{seat}/{s}") for s in (0, 1)}
+    moves = 0
+    while not match.is_over:
+        turn = match.hand.turn
+        view = view_for(match, turn)
+        if turn != seat:
+            action = decide(view, Level.HARD, rngs[turn])
+        elif side == "expert":
+            action = decide(view, Level.EXPERT, rngs[turn])
+        elif len(view.legal_actions) == 1:
+            action = view.legal_actions[0]
+        else:
+            advice = await coach.hint(view, f"follow/{pair}/{seat}/{moves}")
+            assert advice is not None
+            action = advice.action
+        match.apply(action)
+        moves += 1
+    assert match.result is not None
+    won = sum(1 for r in match.history if r.result.winner == seat)
+    return match.result.winner == seat, won, len(match.history)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--signs", action="store_true", help="re-judge what reviews name")
+    parser.add_argument("--follow", action="store_true", help="hint-taker against the expert")
+    parser.add_argument("--pairs", type=int, default=40)
     args = parser.parse_args()
-    asyncio.run(run(args.hands, args.workers))
+    if args.signs:
+        asyncio.run(signs(args.hands, args.workers))
+    elif args.follow:
+        asyncio.run(follow(args.pairs, args.workers))
+    else:
+        asyncio.run(run(args.hands, args.workers))
 
 
 if __name__ == "__main__":
