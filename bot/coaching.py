@@ -3,7 +3,10 @@ expert's own worker processes, so thinking never holds the event loop or the int
 the tables need.
 
 A hint is the expert's move (``bot.gin.ai.advice.advise``: ``decide_expert`` from the seat's
-view, with checkable facts), so the coach and the ``expert`` level never disagree. A review
+view, with checkable facts), so the coach and the ``expert`` level never disagree. A review of
+a table's hand asks the expert each decision with the seed that decision's hint had
+(``hint_seed``), so a player who took every hint is never told the expert would have played
+otherwise. A review
 replays the hand on the loop (cheap) and sends the worker one look at one decision at a time
 (``bot.gin.coach.first_look``, then ``second_look`` for a candidate), each a fraction of a
 second, so an expert opponent's move at another table never waits behind a whole review.
@@ -22,6 +25,7 @@ from bot.gin.ai.view import PlayerView
 from bot.gin.coach import Decision, Mistake, Review, decisions, look_seeds, summarize
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings
+from bot.tables.model import TOKEN_HAND
 from bot.tables.thinker import THINKER, Thinker
 
 CACHE_SIZE = 64
@@ -51,15 +55,11 @@ class Coach:
         self.second_samples = rules.SECOND_SAMPLES
         self._reviews: OrderedDict[tuple[Any, ...], Review] = OrderedDict()
 
-    def kept(self, record: HandRecord, seat: int, scores: tuple[int, ...] | None) -> Review | None:
-        """The review of this hand for this seat, if it was made already."""
-        return self._reviews.get(self._key(record, seat, scores))
-
     def _key(
-        self, record: HandRecord, seat: int, scores: tuple[int, ...] | None
+        self, record: HandRecord, seat: int, scores: tuple[int, ...] | None, table: int | None
     ) -> tuple[Any, ...]:
         samples = (self.first_samples, self.second_samples)
-        return (record.seed, record.number, record.board, seat, scores, samples)
+        return (record.seed, record.number, record.board, seat, scores, table, samples)
 
     async def review(
         self,
@@ -67,10 +67,12 @@ class Coach:
         settings: Settings,
         seat: int,
         scores: tuple[int, ...] | None = None,
+        table_id: int | None = None,
     ) -> Review:
         """The review of ``seat``'s play in a finished hand (the same one each time it is
-        asked for: the judging's chance is seeded by the hand and the decision)."""
-        key = self._key(record, seat, scores)
+        asked for: the judging's chance is seeded by the hand and the decision; at a table,
+        ``table_id``, the expert's move is the one its hint named)."""
+        key = self._key(record, seat, scores, table_id)
         cached = self._reviews.get(key)
         if cached is not None:
             return cached
@@ -79,6 +81,8 @@ class Coach:
         named: list[Mistake | None] = []
         for index, decision in enumerate(found):
             once, twice = look_seeds(seed, index)
+            if table_id is not None:
+                once = hint_seed(table_id, record.number * TOKEN_HAND + decision.moves)
             run = self.thinker.run
             candidate = await run(first_job, decision, self.first_samples, once)
             if candidate is not None:
@@ -93,6 +97,11 @@ class Coach:
         """The move the expert would make now, from the seat's view alone, with its facts."""
         advice: Advice | None = await self.thinker.run(hint_job, view, seed)
         return advice
+
+
+def hint_seed(table_id: int, token: int) -> str:
+    """The seed of the hint for a table's decision point (its move token)."""
+    return f"hint/{table_id}/{token}"
 
 
 def review_seed(record: HandRecord, seat: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.coaching import Coach, hint_job, review_seed
+from bot.coaching import Coach, hint_job, hint_seed, review_seed
 from bot.gin.ai import Level, bot_move, view_for
 from bot.gin.ai.advice import advise
 from bot.gin.ai.expert import decide_expert
@@ -13,6 +13,7 @@ from bot.gin.coach import expert_review
 from bot.gin.hand import Hand
 from bot.gin.match import HandRecord
 from bot.gin.settings import Settings
+from bot.tables.model import TOKEN_HAND
 from bot.tables.thinker import Thinker
 
 FIRST, SECOND = 8, 16
@@ -36,7 +37,29 @@ async def test_a_review_is_the_experts_two_looks_at_each_decision() -> None:
     once = expert_review(record, Settings(), 0, seed, scores=(10, 20), first=FIRST, second=SECOND)
     assert review == once and review.decisions > 0
     assert await coach.review(record, Settings(), 0, (10, 20)) is review  # kept
-    assert coach.kept(record, 0, (10, 20)) is review
+
+
+async def test_who_took_every_hint_at_a_table_is_told_nothing_to_improve() -> None:
+    """A review at a table asks the expert each decision with its hint's seed: a player who
+    took every hint played the expert's moves, so none of them is named."""
+    table_id = 5
+    hand = Hand.deal((0, 1), 1, ("Ann", "Bob"), Settings(), "hints taken")
+    rng = random.Random(4)
+    while not hand.is_over:
+        view = view_for(hand, hand.turn)
+        if hand.turn == 0 and len(view.legal_actions) > 1:
+            token = 2 * TOKEN_HAND + len(hand.actions)  # hand 2 of the match
+            advice = advise(view, random.Random(hint_seed(table_id, token)))
+            assert advice is not None
+            hand.apply(advice.action)
+        else:
+            hand.apply(bot_move(hand, hand.turn, Level.EASY, rng))
+    assert hand.result is not None
+    record = HandRecord(2, hand.seats, hand.dealer, hand.seed, tuple(hand.actions), hand.result)
+    coach = Coach(Thinker(processes=False))
+    coach.first_samples, coach.second_samples = FIRST, SECOND
+    review = await coach.review(record, Settings(), 0, None, table_id)
+    assert review.decisions > 0 and review.mistakes == ()
 
 
 async def test_a_hint_is_the_experts_move_from_the_seats_view() -> None:

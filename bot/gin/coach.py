@@ -107,6 +107,8 @@ class Decision:
     turn: int
     view: PlayerView
     chosen: Action
+    moves: int = 0
+    """The moves made in the hand before this one (what a table's move token counts)."""
 
 
 def decisions(
@@ -139,7 +141,8 @@ def decisions(
             passed = action.kind is ActionKind.PASS
             view = _with_scores(view_for(hand, seat), scores)
             if len(view.legal_actions) > 1:
-                found.append(Decision(record.number, max(turn, 1), view, action))
+                moves = len(hand.actions)
+                found.append(Decision(record.number, max(turn, 1), view, action, moves))
         hand.apply(action)
     return found
 

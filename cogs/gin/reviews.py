@@ -98,9 +98,8 @@ class Reviews:
             interaction.extras[ANSWERING] = True  # the watchdog leaves the answer to us
             await interaction.response.defer(ephemeral=True, thinking=True)
             interaction.extras[THINKING] = True
-        review = await self.coach.review(
-            record, match_settings(row), seat, scores_before(row, hands, record)
-        )
+        scores = scores_before(row, hands, record)
+        review = await self.coach.review(record, match_settings(row), seat, scores, row.id)
         faces = faces_of(self.client)
         panel = review_panel(review, faces.card, match_id=row.id)
         if len(panel.body) > 4000:  # emojis are long: text fits where they don't

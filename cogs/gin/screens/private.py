@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.coaching import Coach
+from bot.coaching import Coach, hint_seed
 from bot.gin.ai.view import is_two_player_hand, view_for
 from bot.gin.coach import reviewable
 from bot.gin.match import HandRecord
@@ -97,7 +97,7 @@ class PrivateScreens:
 
         async def advise() -> None:
             try:
-                advice = await self.coach.hint(view, f"hint/{table.id}/{token}")
+                advice = await self.coach.hint(view, hint_seed(table.id, token))
             except Exception:
                 log.exception(
                     "table %s: the coach could not suggest seat %s's move", table.id, seat
