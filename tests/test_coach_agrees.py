@@ -30,13 +30,13 @@ DONT_KNOCK = (1, 51)  # (deal, moves played): seat 0 may knock, and the expert p
 DIFFERS = (0, 5)  # seat 0 discards, and the expert's card is not the least-deadwood one
 
 
-def table_at(deal: int, moves: int, *, coach: bool) -> Table:
-    """A practice table with seat 0 to discard: hard plays both seats up to there."""
+def table_at(deal: int, moves: int, *, coach: bool, phase: Phase = Phase.DISCARD) -> Table:
+    """A practice table with seat 0 to act in ``phase``: hard plays both seats up to there."""
     match = Match.start([Player("0", "Ann"), Player("1", "Bob")], seed=f"agree/{deal}")
     rng = random.Random(deal)
     for _ in range(moves):
         match.apply(decide(view_for(match, match.hand.turn), Level.HARD, rng))
-    assert match.hand.turn == 0 and match.hand.phase is Phase.DISCARD
+    assert match.hand.turn == 0 and match.hand.phase is phase
     return Table(
         id=7,
         guild_id="1",
@@ -135,6 +135,25 @@ def test_a_knock_the_expert_makes_is_the_lit_button_and_nothing_is_starred() -> 
     lit = [label for label, s in buttons(hand).items() if s is discord.ButtonStyle.success]
     assert lit == [f"Knock: discard {knock.card} (deadwood {said.facts.left})"]
     assert f"🎓 Coach: knock, discarding {knock.card}" in body(hand)
+
+
+@pytest.mark.parametrize(
+    ("deal", "moves", "phase"), [(1, 6, Phase.DRAW), (1, 14, Phase.DRAW), (2, 0, Phase.UPCARD)]
+)
+def test_on_a_draw_the_lit_button_is_the_coachs(deal: int, moves: int, phase: Phase) -> None:
+    table = table_at(deal, moves, coach=True, phase=phase)
+    advice = the_advice(table)
+    assert table.match is not None
+    upcard = table.match.hand.upcard
+    table_hand = rendered(table, advice)
+    lit = [label for label, s in buttons(table_hand).items() if s is discord.ButtonStyle.primary]
+    if advice.action.kind is ActionKind.DRAW_STOCK:
+        assert lit == ["Draw from stock"]
+        assert "🎓 Coach: draw from the stock" in body(table_hand)
+    else:
+        assert advice.action.kind is ActionKind.DRAW_DISCARD
+        assert lit == [f"Take {upcard}"]
+        assert f"🎓 Coach: take {upcard}" in body(table_hand)
 
 
 def test_while_the_coach_thinks_nothing_is_suggested() -> None:
