@@ -324,6 +324,8 @@ class Screens:
     def forget(self, table: Table) -> None:
         """Drop what was kept about a closed table's messages."""
         screens = self.tables.drop(table.id)
+        if screens is not None and screens.silent_due is not None:
+            screens.silent_due[1].cancel()
         if screens is not None and screens.retry is not None and screens.retry.handle is not None:
             screens.retry.handle.cancel()
         refs: list[Ref] = [reply_ref(table.id, seat) for seat in range(len(table.players))]
@@ -337,6 +339,9 @@ class Screens:
             if screens.retry is not None and screens.retry.handle is not None:
                 screens.retry.handle.cancel()
             screens.retry = None
+            if screens.silent_due is not None:
+                screens.silent_due[1].cancel()
+                screens.silent_due = None
         pending = [
             *self._background,
             *self.channel.background,

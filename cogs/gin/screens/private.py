@@ -251,12 +251,32 @@ class PrivateScreens:
         if turn is None or (screen.silent is not None and screen.silent[0] == turn[1]):
             return
         screen.silent = (turn[1], time.monotonic())
+        self._plan_silent_check(table)
+
+    def _plan_silent_check(self, table: Table) -> None:
+        """Plan the table's sync for when the next silent turn of its seats falls due, the
+        turn shown ``looking_seconds`` ago (one timer a table, moved earlier if need be)."""
+        screens = self.screens(table.id)
+        now = time.monotonic()
+        wait = self.looking_seconds + 0.05
+        due = [s.silent[1] + wait for s in screens.seats.values() if s.silent is not None]
+        when = min((at for at in due if at > now + 0.01), default=None)  # the past: synced
+        if when is None:
+            return
+        if screens.silent_due is not None:
+            if screens.silent_due[0] <= when:
+                return  # it comes first, and plans the next
+            screens.silent_due[1].cancel()
         loop = asyncio.get_running_loop()
-        loop.call_later(self.looking_seconds + 0.05, self._silent_due, table)
+        screens.silent_due = (when, loop.call_later(when - now, self._silent_due, table))
 
     def _silent_due(self, table: Table) -> None:
+        screens = self.screens.get(table.id)
+        if screens is not None:
+            screens.silent_due = None
         if table.is_open:
             self.sync_soon(table)
+            self._plan_silent_check(table)
 
     async def _deliver(self, table: Table, seat: int, delivery: Delivery, key: Key) -> bool:
         """Make one delivery, with its fallbacks; False when the next ones should not follow."""

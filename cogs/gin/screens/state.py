@@ -92,6 +92,9 @@ class TableScreens:
     # before its id was saved, so the channel is checked before posting.
     recovering: bool = False
     retry: Retry | None = None
+    # The one timer that syncs the table when the next of its seats' silent turns falls due
+    # (when, and the timer): a timer per turn would keep each move's for ``looking_seconds``.
+    silent_due: tuple[float, asyncio.TimerHandle] | None = field(default=None, repr=False)
     pinged: dict[int, str] = field(default_factory=dict)  # board -> turn last announced
     public_edited: float | None = None  # when its public message was last edited
     public_pending: bool = False  # its public message shows an old state
