@@ -62,6 +62,7 @@ from bot.store.worker import loop_connection, run_in_worker
 
 # The most moves one transaction writes: bounds how long a batch holds the connection.
 MAX_BATCH = 200
+CACHE_KIB = 512  # the connection's page cache, in KiB (SQLite's default is 2,000)
 
 
 @dataclass(slots=True, eq=False)
@@ -111,6 +112,9 @@ class SqliteStore(SqliteTournaments):
             await conn.execute_fetchall("PRAGMA journal_mode=WAL")
             await conn.execute_fetchall("PRAGMA synchronous=NORMAL")
             await conn.execute_fetchall("PRAGMA foreign_keys=ON")
+            # SQLite's own page cache (2 MB by default) would fill with pages the OS caches
+            # anyway: a move writes a few pages, and reads are rare.
+            await conn.execute_fetchall(f"PRAGMA cache_size=-{CACHE_KIB:d}")
             # A pragma cannot take a parameter; the value is an int we converted ourselves.
             await conn.execute_fetchall(f"PRAGMA busy_timeout={self._busy_timeout_ms:d}")
             if self._checkpointer is not None:

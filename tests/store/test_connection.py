@@ -11,6 +11,7 @@ import pytest
 from bot.store import PostgresStore, SqliteStore, store_for
 from bot.store.errors import StoreClosed
 from bot.store.postgres import redact, with_search_path
+from bot.store.sqlite import CACHE_KIB
 from tests.store.helpers import AnyStore, Database
 
 
@@ -44,6 +45,7 @@ async def test_file_database_uses_wal_and_normal_sync(
     assert await sqlite_file_store.pragma("synchronous") == 1  # NORMAL
     assert await sqlite_file_store.pragma("foreign_keys") == 1
     assert await sqlite_file_store.pragma("busy_timeout") == 5000
+    assert await sqlite_file_store.pragma("cache_size") == -CACHE_KIB  # KiB, not pages
 
 
 @pytest.mark.sqlite_only
