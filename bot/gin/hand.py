@@ -411,13 +411,14 @@ class Hand:
 
         Worked out once per action: the screens of a long round read it at every move, so
         the answer is kept (outside the hand's fields) and extended as actions are added."""
-        cache: tuple[list[Action], list[Card], list[Action]] | None
+        # (the public actions, the discard pile they leave, the last action they come from)
+        cache: tuple[list[Action], list[Card], Action | None] | None
         cache = self.__dict__.get("_public")
         actions = self.actions
-        if cache is None or not _extends(cache[2], actions):
+        if cache is None or not _extends(cache[0], cache[2], actions):
             start: list[Card] = [] if self.first_upcard is None else [self.first_upcard]
-            cache = ([], start, [])
-        seen, pile, source = cache
+            cache = ([], start, None)
+        seen, pile, last = cache
         for action in actions[len(seen) :]:
             card: Card | None = None
             if action.kind is ActionKind.DRAW_DISCARD and pile:
@@ -426,9 +427,10 @@ class Hand:
                 card = action.card
                 if card is not None:
                     pile.append(card)
-            seen.append(Action(action.kind, action.seat, card))
-            source.append(action)
-        self.__dict__["_public"] = cache
+            # The action itself where the spectator sees all of it (a table keeps one copy).
+            seen.append(action if card is action.card else Action(action.kind, action.seat, card))
+            last = action
+        self.__dict__["_public"] = (seen, pile, last)
         return list(seen)
 
     # --- moves ----------------------------------------------------------------------------
@@ -689,6 +691,7 @@ def _deck_or_none(value: int | None) -> Card | None:
     return None if value is None else DECK[value]
 
 
-def _extends(done: list[Action], actions: list[Action]) -> bool:
-    """Whether ``actions`` begins with exactly the actions ``done`` was worked out from."""
-    return len(done) <= len(actions) and (not done or actions[len(done) - 1] is done[-1])
+def _extends(done: list[Action], last: Action | None, actions: list[Action]) -> bool:
+    """Whether ``actions`` begins with exactly the actions ``done`` was worked out from
+    (``last``: the last of those)."""
+    return len(done) <= len(actions) and (not done or actions[len(done) - 1] is last)
