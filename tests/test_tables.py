@@ -15,6 +15,7 @@ from bot.server_settings import ServerSettings
 from bot.store import SqliteStore
 from bot.tables import Status, Table, TableError, TableService
 from bot.tables.events import TableClosed
+from bot.tables.model import IdleLock
 from tests.gin.players import choose
 
 ALICE, BOB, CAROL = Player("1", "Alice"), Player("2", "Bob"), Player("3", "Carol")
@@ -231,3 +232,25 @@ async def test_a_match_opened_at_once_keeps_its_seats_and_its_seed(
     assert closed == [(first.id, Status.FINISHED)]
     await service.end(second)
     assert closed[-1] == (second.id, Status.CANCELLED)
+
+
+async def test_a_table_lock_serves_its_waiters_in_turn_and_keeps_no_queue_when_idle() -> None:
+    lock = IdleLock()
+    served: list[int] = []
+
+    async def wait(n: int) -> None:
+        async with lock:
+            served.append(n)
+
+    async with lock:
+        waiting = [asyncio.create_task(wait(n)) for n in range(4)]
+        while len(lock._waiters or ()) < 4:
+            await asyncio.sleep(0)
+        waiting[1].cancel()  # a waiter that gives up is skipped, the others still come
+    await asyncio.gather(*waiting, return_exceptions=True)
+    assert served == [0, 2, 3]
+    assert not lock.locked()
+    assert lock._waiters is None  # let go of once the last waiter was served
+    async with lock:  # and usable again
+        served.append(4)
+    assert served == [0, 2, 3, 4]

@@ -25,6 +25,17 @@ class StaleButton(TableError):
     moved on."""
 
 
+class IdleLock(asyncio.Lock):
+    """An ``asyncio.Lock`` that lets go of its queue of waiters once nobody waits: asyncio
+    keeps the queue (some 600 bytes) for the lock's whole life after its first wait, and
+    each open table keeps a few locks."""
+
+    def release(self) -> None:
+        super().release()
+        if not self._waiters:
+            self._waiters = None  # made again by the next wait, as asyncio does at first
+
+
 class Status(StrEnum):
     CHALLENGE = "challenge"  # waiting to start: a challenge, or a lobby filling its seats
     PLAYING = "playing"
@@ -161,7 +172,7 @@ class Table:
     # compact JSON text: only a move that fails to commit reads it back, to undo itself.
     # (Text, not orjson's bytes: those keep their whole write buffer, several times larger.)
     committed: str | None = field(default=None, repr=False, compare=False)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    lock: asyncio.Lock = field(default_factory=IdleLock, repr=False, compare=False)
 
     # --- what is saved beside the match ------------------------------------------------
 

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 import discord
 
 from bot.gin.ai.advice import Advice
+from bot.tables.model import IdleLock
 from cogs.gin.screens.ledger import Key, Payload
 
 
@@ -83,9 +84,9 @@ class TableScreens:
     """One table's screens, in memory: the locks of its two lanes, what is pending, and
     each seat's ``SeatScreen``. Forgotten as a whole once a closed table is shown."""
 
-    players_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # the players' lane
-    channel_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # the channel's lane
-    public_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one public edit at once
+    players_lock: asyncio.Lock = field(default_factory=IdleLock)  # the players' lane
+    channel_lock: asyncio.Lock = field(default_factory=IdleLock)  # the channel's lane
+    public_lock: asyncio.Lock = field(default_factory=IdleLock)  # one public edit at once
     players_dirty: bool = False  # the players' messages may show an old state
     channel_dirty: bool = False  # the channel's may
     # Loaded at start-up: a message it posts may have been posted before a crash that came
