@@ -20,6 +20,8 @@ from bot.store.rows import (
     PlayerStats,
     RatingRow,
     ResultRow,
+    ReviewKey,
+    ReviewState,
     SeatRow,
     TableChange,
     TableRow,
@@ -141,6 +143,17 @@ class Store(Protocol):
         ...
 
     async def next_deadline(self) -> str | None: ...
+
+    async def claim_review(self, key: ReviewKey, now: str, lapses: str) -> ReviewState | None:
+        """Claim a hand's review for the caller that will make it: None when claimed (no
+        claim yet, or one whose maker died and let it lapse at its ``lapses``), else the
+        review's state ("working" while another caller makes it, "sent")."""
+        ...
+
+    async def settle_review(self, key: ReviewKey, sent: bool) -> None:
+        """A claimed review sent (it is never made again), or not sent (the claim is
+        dropped, so a later press makes it)."""
+        ...
 
     async def get_guild_settings(self, guild_id: str) -> JsonObject | None: ...
 

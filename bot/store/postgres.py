@@ -64,6 +64,8 @@ from bot.store.rows import (
     MoveRecord,
     PlayerStats,
     RatingRow,
+    ReviewKey,
+    ReviewState,
     SeatRow,
     TableChange,
     TableRow,
@@ -430,6 +432,18 @@ class PostgresStore(PostgresTournaments):
             "now": now,
         }
         return await self._write_one(q.CLAIM_DEADLINE, params) is not None
+
+    async def claim_review(self, key: ReviewKey, now: str, lapses: str) -> ReviewState | None:
+        """``Store.claim_review``: the row's primary key lets one of racing claims in."""
+        params: dict[str, int | str] = {"now": now, "lapses": lapses}
+        params |= {"match": key.match_id, "hand": key.hand, "board": key.board, "seat": key.seat}
+        if await self._write_one(q.CLAIM_REVIEW, params) is not None:
+            return None
+        row = await self._one(q.REVIEW_STATE, key.params())
+        return "sent" if row is not None and row[0] == "sent" else "working"
+
+    async def settle_review(self, key: ReviewKey, sent: bool) -> None:
+        await self._write_one(q.REVIEW_SENT if sent else q.REVIEW_DROPPED, key.params())
 
     async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None:
         await self._write_one(q.SET_GUILD_SETTINGS, (guild_id, codec.dump(data), now))

@@ -339,3 +339,23 @@ def standings_params(
         "limit": limit,
         "offset": offset,
     }
+
+
+# A hand's review, claimed by the one caller that makes it: a new row, or a 'working' claim
+# whose maker died (it lapsed). Named parameters: :match, :hand, :board, :seat, :now, :lapses.
+CLAIM_REVIEW = (
+    "INSERT INTO reviews (match_id, hand, board, seat, state, lapses)"
+    " VALUES (:match, :hand, :board, :seat, 'working', :lapses)"
+    " ON CONFLICT (match_id, hand, board, seat) DO UPDATE SET lapses = excluded.lapses"
+    " WHERE reviews.state = 'working' AND reviews.lapses <= :now RETURNING match_id"
+)
+REVIEW_STATE = (
+    "SELECT state FROM reviews WHERE match_id = ? AND hand = ? AND board = ? AND seat = ?"
+)
+REVIEW_SENT = (
+    "UPDATE reviews SET state = 'sent' WHERE match_id = ? AND hand = ? AND board = ? AND seat = ?"
+)
+REVIEW_DROPPED = (
+    "DELETE FROM reviews WHERE match_id = ? AND hand = ? AND board = ? AND seat = ?"
+    " AND state = 'working'"
+)

@@ -13,10 +13,25 @@ HandOutcome = Literal["knock", "undercut", "gin", "big_gin", "void"]
 ResultReason = Literal["target", "resign", "forfeit", "last_left"]
 LeaderSort = Literal["rating", "wins", "points"]
 
+ReviewState = Literal["working", "sent"]
+
 OPEN_STATUSES: tuple[MatchStatus, ...] = ("challenge", "playing")
 RESULT_REASONS: tuple[ResultReason, ...] = ("target", "resign", "forfeit", "last_left")
 # The mode of every match stored before modes existed, and the default of every call.
 CLASSIC = "classic"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewKey:
+    """One player's review of one hand (its board, in a duplicate tournament)."""
+
+    match_id: int
+    hand: int
+    board: int
+    seat: int
+
+    def params(self) -> tuple[int, int, int, int]:
+        return (self.match_id, self.hand, self.board, self.seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,8 @@ from bot.store.rows import (
     MoveRecord,
     PlayerStats,
     RatingRow,
+    ReviewKey,
+    ReviewState,
     SeatRow,
     TableRow,
 )
@@ -421,6 +423,18 @@ class SqliteStore(SqliteTournaments):
             "now": now,
         }
         return await self._one(q.CLAIM_DEADLINE, params) is not None
+
+    async def claim_review(self, key: ReviewKey, now: str, lapses: str) -> ReviewState | None:
+        """``Store.claim_review``: the row's primary key lets one of racing claims in."""
+        params: dict[str, int | str] = {"now": now, "lapses": lapses}
+        params |= {"match": key.match_id, "hand": key.hand, "board": key.board, "seat": key.seat}
+        if await self._one(q.CLAIM_REVIEW, params) is not None:
+            return None
+        row = await self._one(q.REVIEW_STATE, key.params())
+        return "sent" if row is not None and row[0] == "sent" else "working"
+
+    async def settle_review(self, key: ReviewKey, sent: bool) -> None:
+        await self._one(q.REVIEW_SENT if sent else q.REVIEW_DROPPED, key.params())
 
     async def set_guild_settings(self, guild_id: str, data: JsonObject, now: str) -> None:
         """Replace a guild's settings; the store keeps the JSON object without reading it."""

@@ -12,6 +12,8 @@ from bot.store.rows import (
     LeaderRow,
     LeaderSort,
     PlayerStats,
+    ReviewKey,
+    ReviewState,
     TableRow,
 )
 
@@ -22,6 +24,8 @@ __all__ = [
     "LeaderSort",
     "PlayerStats",
     "Records",
+    "ReviewKey",
+    "ReviewState",
     "TableRow",
 ]
 

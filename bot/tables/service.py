@@ -19,7 +19,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.gin import Card, IllegalMove
@@ -28,7 +28,7 @@ from bot.gin.hand import Action, ActionKind
 from bot.gin.match import EndReason, HandRecord, MatchResult
 from bot.i18n import N_
 from bot.server_settings import ServerSettings
-from bot.store import MatchEnd, Store, TableLock
+from bot.store import MatchEnd, ReviewKey, ReviewState, Store, TableLock
 from bot.store.table_locks import MovedElsewhere, hopeful
 from bot.tables.commits import Commits, Given
 from bot.tables.core import Core
@@ -48,6 +48,10 @@ STALE_BUTTON = N_(
     "That button is out of date: that move was already made, or the game has moved on. "
     "Use your latest hand message, or `/gin hand`."
 )
+
+# How long a review being made is kept from anyone else: a review takes seconds, so a claim
+# this old is one whose maker died.
+REVIEW_CLAIM_SECONDS = 120
 
 
 def _utc_now() -> datetime:
@@ -141,6 +145,21 @@ class TableService:
     async def save_display(self, table: Table, *, clocks: bool = False) -> None:
         """Persist the message ids a table's screens need to keep editing after a restart."""
         await self.core.save_display(table, clocks=clocks)
+
+    # --- reviews ------------------------------------------------------------------------------
+
+    async def claim_review(self, key: ReviewKey) -> ReviewState | None:
+        """Claim a hand's review for the caller, who makes and sends it (None), or say it
+        is being made ("working") or was sent ("sent"): a player's review of a hand is sent
+        once, whichever process is asked, across restarts. A claim whose maker died lapses
+        after REVIEW_CLAIM_SECONDS."""
+        now = self.core.clock()
+        lapses = now + timedelta(seconds=REVIEW_CLAIM_SECONDS)
+        return await self.store.claim_review(key, now.isoformat(), lapses.isoformat())
+
+    async def settle_review(self, key: ReviewKey, *, sent: bool) -> None:
+        """A claimed review sent (never again), or not sent (a later press makes it)."""
+        await self.store.settle_review(key, sent)
 
     # --- server settings ----------------------------------------------------------------------
 

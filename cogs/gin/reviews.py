@@ -4,14 +4,14 @@ Anyone can press a Review button (a replay is public), so the hand is read from 
 only one of its players gets a review, of their own play: the coach judges each decision from
 what that player could see, and the page names only their cards and public ones. The review
 takes a few seconds of the coach's worker, so the press is acknowledged privately first.
-A hand's review goes to a player's DMs once: pressing Review again (while it is being made or
-after) says so privately instead of sending it again.
+A hand's review goes to a player's DMs once, whichever bot process is asked and across
+restarts (the table service keeps the claim in the store): pressing Review again (while it is
+being made or after) says so privately instead of sending it again.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -25,7 +25,7 @@ from bot.render.coach import review_panel
 from bot.render.common import Panel
 from bot.server_settings import ServerSettings
 from bot.tables import TableError, TableService
-from bot.tables.records import HandRow, TableRow
+from bot.tables.records import HandRow, ReviewKey, ReviewState, TableRow
 from cogs.gin.errors import ANSWERING, DEFERRING, THINKING, send
 from cogs.gin.screens.hands import faces_of
 from cogs.gin.views import embed
@@ -33,8 +33,6 @@ from cogs.gin.views import embed
 log = logging.getLogger(__name__)
 
 CLASSIC = "classic"
-SENT_KEPT = 4096  # the reviews remembered as sent (a press after that sends it again)
-WORKING, SENT = "working", "sent"
 
 
 class Reviews:
@@ -44,8 +42,6 @@ class Reviews:
         self.service = service
         self.client = client
         self.coach = coach
-        # Each review asked for, by (match, hand, board, seat): being made, or in the DMs.
-        self._sent: OrderedDict[tuple[int, int, int, int], str] = OrderedDict()
 
     async def review(
         self, interaction: discord.Interaction[Any], match_id: int, number: int, board: int
@@ -67,21 +63,16 @@ class Reviews:
             )
         if not reviewable(record):
             raise TableError("The coach reviews two-player hands with knocking only.")
-        key = (match_id, number, board, seat)
-        state = self._sent.get(key)
+        key = ReviewKey(match_id, number, board, seat)
+        state = await self.service.claim_review(key)
         if state is not None:
             await send(interaction, embeds=[embed(already(number, state))])
             return
-        self._sent[key] = WORKING
-        while len(self._sent) > SENT_KEPT:
-            self._sent.popitem(last=False)
+        delivered = False
         try:
             delivered = await self._review(interaction, row, hands, record, seat, number)
         finally:
-            if self._sent.get(key) == WORKING:
-                del self._sent[key]
-        if delivered:
-            self._sent[key] = SENT
+            await self.service.settle_review(key, sent=delivered)
 
     async def _review(
         self,
@@ -119,9 +110,9 @@ class Reviews:
         return True
 
 
-def already(number: int, state: str) -> Panel:
+def already(number: int, state: ReviewState) -> Panel:
     """The private answer to a second press of Review: the review is not sent twice."""
-    if state == WORKING:
+    if state == "working":
         return Panel(
             # TRANSLATORS: the private answer to a second press of Review while it is made.
             tr("Review on its way"),

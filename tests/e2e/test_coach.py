@@ -343,7 +343,8 @@ async def test_the_review_speaks_the_players_language(world: World, bot: GinBot)
 
 
 async def test_review_buttons_work_after_a_restart(world: World) -> None:
-    """The Review button on a showdown and on a replay, pressed after the bot restarted."""
+    """The Review button on a showdown and on a replay, pressed after the bot restarted; the
+    review is sent once, a restart later too."""
     fake = world.fake
     with patch_discord(fake.http_base, fake.gateway_url):
         bot, task = await start_bot(world)
@@ -374,6 +375,15 @@ async def test_review_buttons_work_after_a_restart(world: World) -> None:
             await fake.wait_for(
                 lambda: dm_with(world, world.alice, REVIEW_TITLE), timeout=20, what="the review"
             )
+            assert len([m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]) == 1
+        finally:
+            await bot.close()
+            await task
+
+        bot, task = await start_bot(world)  # and again: the review is remembered as sent
+        try:
+            later = await fake.click(world.alice, showdown, button)
+            await later.wait_for_text("Review already sent", timeout=60)
             assert len([m for m in fake.dm_messages(world.alice) if REVIEW_TITLE in m.text]) == 1
         finally:
             await bot.close()
