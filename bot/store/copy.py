@@ -33,7 +33,7 @@ from bot.store.sqlite import SqliteStore
 
 # Parents before children, for the foreign keys.
 TABLES = ("players", "matches", "seats", "moves", "hands", "results", "ratings", "guild_settings")
-# Tournaments and seasons: counted here, as ``Store.counts`` leaves them out.
+# Tournaments, seasons and the reviews sent: counted here, as ``Store.counts`` leaves them out.
 EVENT_TABLES = (
     "tournaments",
     "tournament_entrants",
@@ -43,6 +43,7 @@ EVENT_TABLES = (
     "season_settings",
     "division_members",
     "season_posts",
+    "reviews",
 )
 COPIED = TABLES + EVENT_TABLES
 # Rows read from SQLite at a time, so a large database is never all in memory.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MatchEnd, PostgresStore, RatingRow, SqliteStore
+from bot.store import MatchEnd, PostgresStore, RatingRow, ReviewKey, SqliteStore
 from bot.store.copy import CopyRefused, copy_database, main
 from tests.store.helpers import (
     at,
@@ -63,6 +63,8 @@ async def source(tmp_path: Path) -> Path:
         cancelled = await new_match(store, "dan", "ben")
         await store.end_match(cancelled, None, MatchEnd.cancelled("admin"), at(4))
         await store.set_guild_settings("g1", {"turn_seconds": 90, "rules": {"gin": 25}}, at(5))
+        await store.claim_review(ReviewKey(resigned, 1, 0, 0), at(6), at(66))
+        await store.settle_review(ReviewKey(resigned, 1, 0, 0), sent=True)
     return path
 
 
@@ -71,6 +73,7 @@ async def test_the_copy_answers_as_the_original(source: Path, postgres_url_fixtu
     report = await copy_database(source, postgres_url_fixture)
     assert report.ok, report.lines()
     assert report.counts["matches"] == (8, 8) and report.counts["moves"][1] > 0
+    assert report.counts["reviews"] == (1, 1)
     assert (report.matches, report.settings, report.ratings) == (8, 1, 2)
     assert source.read_bytes() == before  # copied from a snapshot: the source is untouched
     text = "\n".join(report.lines())
@@ -93,6 +96,11 @@ async def test_the_copy_answers_as_the_original(source: Path, postgres_url_fixtu
                     guild, user, 10, 0, mode
                 )
         assert await old.due_deadlines(at(999)) == await new.due_deadlines(at(999))
+        # A review sent before the copy is not sent again after it.
+        (sent,) = [
+            ReviewKey(*r) for r in await new._all("SELECT match_id, hand, board, seat FROM reviews")
+        ]
+        assert await new.claim_review(sent, at(7), at(67)) == "sent"
         # The copy plays on: new matches get new ids, the match in play takes its next move.
         (_, playing) = await new.open_tables()
         await new.record_move(move(playing.id, 2))
