@@ -177,6 +177,12 @@ class Table:
     # --- what is saved beside the match ------------------------------------------------
 
     @property
+    def coached(self) -> bool:
+        """Whether the player's hand shows the coach's move instead of the plain hint (a
+        practice match started with hints on), wherever the hand is shown."""
+        return self.vs_bot and self.meta.coach
+
+    @property
     def display(self) -> dict[str, Any]:
         """The table's saved JSON, as the store keeps it: the screens' message ids, the turn
         clocks, and the seats (enough to rebuild the table after a restart)."""

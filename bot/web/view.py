@@ -350,7 +350,9 @@ def _moves(table: Table, hand: Hand, seat: int) -> list[dict[str, Any]]:
     left: dict[Card, int] = {}
     if hand.phase is Phase.DISCARD:
         left = hand.discard_options(hand.hands[seat])
-    best_discard = best_discard_hint(hand) if table.server.hints else None
+    # A practice with the coach's hints shows the coach's move on Discord; the page shows no
+    # other suggestion beside it (one voice).
+    best_discard = best_discard_hint(hand) if table.server.hints and not table.coached else None
     knocks = [a for a in legal if a.kind is ActionKind.KNOCK and a.card is not None]
     best_knock = min(
         knocks,

@@ -144,3 +144,35 @@ def test_no_view_shows_a_card_its_reader_may_not_see(
             match.apply(action)
             table.move_count += 1
             steps += 1
+
+
+def test_a_practice_with_the_coachs_hints_shows_no_other_suggestion() -> None:
+    """The plain hint's ★ (the discard that leaves the least deadwood) marks a discard on the
+    page as it does on Discord; at a practice with the coach's hints on, Discord shows the
+    coach's move instead, and the page shows no other suggestion beside it."""
+    table = table_of("classic", 2, Variant.CLASSIC, "coached-page")
+    match = table.match
+    assert match is not None and table.server.hints
+    rng = random.Random(3)
+    while not any(m["kind"] == "discard" for m in _mine(table)):
+        board = match.board_of(match.to_act()[0])
+        assert board is not None
+        match.apply(choose(board, "knocker", rng))
+        table.move_count += 1
+
+    def starred() -> list[str]:
+        return [m["card"] for m in _mine(table) if m["kind"] == "discard" and m["best"]]
+
+    assert len(starred()) == 1
+    table.vs_bot = True
+    assert len(starred()) == 1  # a practice without the coach: the plain hint as before
+    table.meta.coach = True
+    assert starred() == []
+
+
+def _mine(table: Table) -> list[dict[str, object]]:
+    """The moves the seat to act is offered on its page."""
+    assert table.match is not None
+    seat = table.match.to_act()[0]
+    moves: list[dict[str, object]] = seat_view(table, public_view(table), seat)["mine"]["moves"]
+    return moves

@@ -27,7 +27,7 @@ NO_EMOJIS = CardEmojis()  # a client without card emojis: every card as text
 def wants_hints(table: Table) -> bool:
     """Whether the player's hand shows the coach's suggested move (a practice match
     started with hints on)."""
-    return table.vs_bot and table.meta.coach
+    return table.coached
 
 
 def faces_of(client: discord.Client) -> CardEmojis:
