@@ -130,6 +130,33 @@ def test_a_knock_passed_up_for_gin_counts_the_cards() -> None:
     )
 
 
+def alike(near_chosen: int, near_better: int) -> Mistake:
+    """Two discards that leave the same deadwood and the same cards to meld with."""
+    return Mistake(
+        3, 5, HELD, None, DISCARD_7D, DISCARD_9C, 3.0, 0.5,
+        Facts(left=9, joining=4, near=near_chosen), Facts(left=9, joining=4, near=near_better),
+    )  # fmt: skip
+
+
+def test_two_throws_alike_are_told_apart_by_the_danger_of_the_card_thrown() -> None:
+    """No "deadwood 9 and 4; … 9 and 4": the reason says what differs, the card that can
+    help the opponent, or (when nothing a player can count differs) the search's finding."""
+    assert why_line(alike(5, 2)) == (
+        "› why: both leave deadwood 9 and 4 unseen cards that join a meld, but 7♦ can meld "
+        "with 5 cards you have not seen (its rank, or near it in its suit) and 9♣ with 2: 7♦ "
+        "is likelier to help your opponent."
+    )
+    for same in (alike(3, 3), alike(2, 5)):
+        assert why_line(same) == (
+            "› why: both leave deadwood 9 and 4 unseen cards that join a meld; played out "
+            "over many imagined deals, discarding 9♣ scored better."
+        )
+    with speaking("de"):
+        told = [why_line(alike(5, 2)), why_line(alike(3, 3))]
+    assert told[0].startswith("› warum:") and "7♦" in told[0] and "5" in told[0]
+    assert told[1].startswith("› warum:") and "9♣" in told[1]
+
+
 HINTS = [
     (
         Advice(DISCARD_9C, Facts(left=12, joining=5, gin_cards=0)),

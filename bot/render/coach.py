@@ -143,6 +143,8 @@ def why_line(mistake: Mistake, face: Face = str) -> str:
     was, should = mistake.chosen.kind, mistake.better.kind
     if should is ActionKind.BIG_GIN:
         return tr("› why: all eleven of your cards meld.")
+    if was is ActionKind.DISCARD and should is ActionKind.DISCARD and _alike(chosen, better):
+        return _safer(chosen, better, thrown, kept)
     if was is ActionKind.DISCARD and should is ActionKind.DISCARD:
         # TRANSLATORS: the reason of a review's choice: deadwood kept and how many unseen
         # cards would join a meld, after the better discard and after the one made.
@@ -177,6 +179,40 @@ def why_line(mistake: Mistake, face: Face = str) -> str:
     if was is ActionKind.KNOCK:
         return _knocked(chosen, better, kept)
     return _drew(was, better, chosen, upcard)
+
+
+def _alike(chosen: Facts, better: Facts) -> bool:
+    """Whether two throws leave the same deadwood and the same cards to meld with."""
+    return (chosen.left, chosen.joining) == (better.left, better.joining)
+
+
+def _safer(chosen: Facts, better: Facts, thrown: str, kept: str) -> str:
+    """The reason between two throws that leave the same hand's worth: the danger of the card
+    thrown to the opponent, when it differs, else what the played-out deals found."""
+    if chosen.near is not None and better.near is not None and chosen.near > better.near:
+        # TRANSLATORS: two discards leave the same deadwood; the one made can sit in a meld
+        # with more cards the player has not seen (same rank, or near it in its suit).
+        return tr(
+            "› why: both leave deadwood {left} and {joining} unseen cards that join a meld, "
+            "but {thrown} can meld with {chosen_near} cards you have not seen (its rank, or "
+            "near it in its suit) and {kept} with {better_near}: {thrown} is likelier to help "
+            "your opponent.",
+            left=chosen.left,
+            joining=chosen.joining,
+            thrown=thrown,
+            kept=kept,
+            chosen_near=chosen.near,
+            better_near=better.near,
+        )
+    # TRANSLATORS: two discards leave the same deadwood and the same chances; the search
+    # that played both out over many imagined deals found the other one better.
+    return tr(
+        "› why: both leave deadwood {left} and {joining} unseen cards that join a meld; "
+        "played out over many imagined deals, discarding {kept} scored better.",
+        left=chosen.left,
+        joining=chosen.joining,
+        kept=kept,
+    )
 
 
 def _knocked(chosen: Facts, better: Facts, kept: str) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from bot.gin.ai import Level, PlayerView, bot_move, view_for
-from bot.gin.ai.advice import Margin
+from bot.gin.ai.advice import Margin, facts_of
 from bot.gin.cards import Card
 from bot.gin.coach import (
     LIMIT,
@@ -314,3 +314,26 @@ def test_summarize_keeps_the_costliest_three_in_turn_order() -> None:
     mistakes = [Mistake(3, t, (), None, draw, take, p) for t, p in costs.items()]
     review = summarize(record, 0, 6, [*mistakes, None])
     assert [m.turn for m in review.mistakes] == [2, 4, 5]
+
+
+def test_a_throws_facts_count_the_unseen_cards_it_can_meld_with() -> None:
+    """``near``: the cards the seat has not seen of the thrown card's rank or within two of
+    it in its suit, the cards an opponent could meld it with."""
+    hand = Hand.deal((0, 1), 1, ("Ann", "Bob"), Settings(), SEED)
+    rng = random.Random(5)
+    while hand.phase is not Phase.DISCARD:
+        hand.apply(bot_move(hand, hand.turn, Level.HARD, rng))
+    view = view_for(hand, hand.turn)
+    unseen = {int(c) for c in view.unseen}
+    throws = [a for a in view.legal_actions if a.kind is ActionKind.DISCARD]
+    assert throws
+    for action in throws:
+        card = action.card
+        assert card is not None
+        near = {
+            c
+            for c in unseen
+            if (c % 13 == card.rank and c != card)
+            or (c // 13 == card.suit and 0 < abs(c % 13 - card.rank) <= 2)
+        }
+        assert facts_of(view, action).near == len(near)

@@ -50,6 +50,9 @@ class Facts:
     """For a draw: whether the upcard joins a meld of the hand."""
     undercut: int | None = None
     """For a knock: in how many of ten imagined opponent hands it would be undercut."""
+    near: int | None = None
+    """For a throw: the unseen cards that can sit in a meld with the card thrown (its rank,
+    or within two of it in its suit): the more, the likelier it helps the opponent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +110,8 @@ def facts_of(view: PlayerView, action: Action, worlds: list[World] | None = None
         undercut = None
         if action.kind is ActionKind.KNOCK and worlds and left > 0:
             undercut = _undercut_in_ten(view, rest, worlds)
-        return Facts(left=left, joining=joining, gin_cards=gin, undercut=undercut)
+        near = (hm.NEAR[int(action.card)] & hm.mask_of(unseen)).bit_count()
+        return Facts(left=left, joining=joining, gin_cards=gin, undercut=undercut, near=near)
     if view.upcard is None or action.kind is ActionKind.BIG_GIN:
         return Facts()
     up = int(view.upcard)
