@@ -57,6 +57,17 @@ def test_refused_uploads_still_let_text_through() -> None:
     assert not memory.refused(1, Write.POST)
 
 
+def test_refused_uploads_where_posts_are_not_allowed_stop_text_too() -> None:
+    """A post with files refused where the bot's permissions (as its cache reckons them)
+    allow no post at all: the text instead would be refused too, and is not asked."""
+    may_post = {1: False, 2: True}
+    memory = Refusals(may_post=may_post.get)
+    for channel in (1, 2, 3):  # 3: not known here
+        refuse(memory, channel, Write.FILES)
+    assert memory.refused(1, Write.POST)
+    assert not memory.refused(2, Write.POST) and not memory.refused(3, Write.POST)
+
+
 def test_other_errors_are_not_remembered() -> None:
     memory, _clock = refusals()
     refuse(memory, 1, Write.POST, code=50007)  # a closed DM: not a permission

@@ -121,6 +121,9 @@ class Channel:
     created_at: str | None = None
     message_count: int = 0  # messages sent in a thread (the starter message not counted)
     member_ids: list[int] = field(default_factory=list)  # who joined a thread
+    # Member overwrites (user id -> permissions denied here): how ``set_permissions`` takes
+    # away what @everyone grants, as a server's admin would on Discord.
+    denied: dict[int, int] = field(default_factory=dict)
 
     @property
     def is_dm(self) -> bool:
@@ -148,7 +151,10 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(user), "type": 1, "allow": "0", "deny": str(bits)}
+                for user, bits in self.denied.items()
+            ],
             "nsfw": False,
             "parent_id": None,
             "topic": None,

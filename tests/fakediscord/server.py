@@ -256,6 +256,18 @@ class FakeDiscord:
             self.store.emit(
                 "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, guild.id
             )
+        # What @everyone grants and this member may no longer do is denied to the member in
+        # each channel, as Discord would need it, so the client's own reckoning of its
+        # permissions (roles, then overwrites) agrees with what this fake refuses.
+        withheld = guild.everyone.permissions & ~permissions
+        for channel in guild.channels.values():
+            if channel.is_thread or channel.denied.get(user.id, 0) == withheld:
+                continue
+            if withheld:
+                channel.denied[user.id] = withheld
+            else:
+                channel.denied.pop(user.id, None)
+            self.store.emit("CHANNEL_UPDATE", channel.payload(), guild.id)
         self.store.notify()
         return member
 

@@ -68,13 +68,29 @@ class Messenger:
         self.client = client
         self.ledger = ledger
         # The channels that refused a write for want of a permission: not asked again.
-        self.refusals = Refusals(self._parent_of)
+        self.refusals = Refusals(self._parent_of, may_post=self._may_post)
         self._background: set[asyncio.Task[None]] = set()
 
     def _parent_of(self, channel_id: int) -> int | None:
         """A thread's channel (None: not a thread, or not known)."""
         channel = self.client.get_channel(channel_id)
         return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+    def _may_post(self, channel_id: int) -> bool | None:
+        """Whether the bot may post in the channel by its cached permissions (None: the
+        channel, its server or the bot's member is not known here)."""
+        channel = self.client.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return None
+        me = channel.guild.me
+        if me is None:
+            return None
+        allowed = channel.permissions_for(me)
+        return (
+            allowed.send_messages_in_threads
+            if isinstance(channel, discord.Thread)
+            else (allowed.send_messages)
+        )
 
     # --- plain calls ----------------------------------------------------------------------
 

@@ -73,8 +73,13 @@ class Refusals:
         parent_of: Callable[[int], int | None] = lambda _channel: None,
         clock: Callable[[], float] = time.monotonic,
         recheck: float = RECHECK,
+        may_post: Callable[[int], bool | None] = lambda _channel: None,
     ) -> None:
         self.parent_of = parent_of  # a thread's channel, when known
+        # Whether the bot may post there, as far as its cache of roles and overwrites says
+        # (None: not known): tells a post with files refused for want of Send Messages from
+        # one refused for want of Attach Files only.
+        self.may_post = may_post
         self.clock = clock
         self.recheck = recheck
         self._refused: dict[tuple[int, Write], float] = {}
@@ -114,6 +119,10 @@ class Refusals:
                 write.value,
             )
         self._refused[channel_id, write] = self.clock()
+        if write is Write.FILES and self.may_post(channel_id) is False:
+            # Not the files: the channel refuses posts (a text post instead would be refused
+            # too, and is not asked).
+            self._refused[channel_id, Write.POST] = self.clock()
         parent = self.parent_of(channel_id)
         if parent is not None:
             self._parents[channel_id] = parent
