@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.gin",)
 STEADY_SECONDS = 60.0  # a connection that lasted this long resets the reconnect backoff
+# At shutdown, how long the moves being committed and the results being recorded may take: a
+# commit takes milliseconds, so past this something is stuck, and it is logged, not waited for.
+SETTLE_SECONDS = 15.0
 # Failures no reconnect can mend: a bad token, a refused intent, the session closed for good.
 FATAL_GATEWAY_ERRORS = (
     discord.LoginFailure,
@@ -206,13 +209,33 @@ class GinBot(commands.Bot):
                 await drain()
         if self.web is not None:  # no new move from the Activity; its sockets close
             await self.web.stop()
+        try:
+            await asyncio.wait_for(self._settle(), SETTLE_SECONDS)
+        except TimeoutError:
+            log.warning("still busy %.0f s into the shutdown: %s", SETTLE_SECONDS, _busy())
+        await super().close()
+        await self.store.close()
+        log.info("database closed; goodbye")
+
+    async def _settle(self) -> None:
+        """Wait for the moves being committed and the results being recorded."""
         for table in self.service.tables():
             async with table.lock:
                 pass  # a held lock means a move is being committed; wait for it
         await self.service.events.drain()  # results being recorded, news being shown
-        await super().close()
-        await self.store.close()
-        log.info("database closed; goodbye")
+
+
+def _busy() -> str:
+    """The tasks still running, with where each waits (for the log of a stuck shutdown)."""
+    current = asyncio.current_task()
+    lines = []
+    for task in asyncio.all_tasks():
+        if task is current or task.done():
+            continue
+        frames = task.get_stack(limit=3)
+        where = " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in frames)
+        lines.append(f"{task.get_name()} at {where}")
+    return "; ".join(sorted(lines)) or "no task"
 
 
 class ShardedGinBot(GinBot, commands.AutoShardedBot):

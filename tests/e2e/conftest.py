@@ -88,9 +88,24 @@ async def bot(world: World) -> AsyncIterator[GinBot]:
         try:
             yield gin_bot
         finally:
-            await gin_bot.close()
-            await task
+            await stopped(gin_bot, task)
     assert world.fake.unknown_routes == []
+
+
+async def stopped(gin_bot: GinBot, task: asyncio.Task[None], seconds: float = 120.0) -> None:
+    """Close the bot and wait for its task; a shutdown that hangs fails with every task's
+    place (asyncio's own tasks are not in a thread dump), not at the test's time limit."""
+    try:
+        await asyncio.wait_for(asyncio.shield(gin_bot.close()), seconds)
+        await asyncio.wait_for(asyncio.shield(task), seconds)
+    except TimeoutError:
+        stacks = []
+        for other in asyncio.all_tasks():
+            if other is not asyncio.current_task() and not other.done():
+                frames = other.get_stack(limit=6)
+                where = " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in frames)
+                stacks.append(f"{other.get_name()}: {where}")
+        raise AssertionError("the bot did not stop:\n" + "\n".join(sorted(stacks))) from None
 
 
 def screens_of(bot: GinBot) -> Screens:
