@@ -56,6 +56,7 @@ from bot.tournaments import (
     Update,
 )
 from bot.tournaments.events import TournamentUpdated
+from bot.waiting import woken
 from cogs.gin.after import After
 from cogs.gin.origin import DISCORD
 from cogs.gin.people import only
@@ -575,8 +576,7 @@ class DeadlineRunner:
             if upcoming is not None:
                 left = (upcoming - self.service.clock()).total_seconds()
                 wait = max(0.0, min(IDLE_WAIT, left))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=wait)
+            await woken(wake, wait)
 
     async def fire_due(self) -> None:
         for tournament_id in await self.service.claim_due(self.claimant, self.rounds.acts_for):

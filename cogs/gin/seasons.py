@@ -9,7 +9,6 @@ Ratings carry across seasons; a season's table ranks the matches finished in it 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from datetime import date, datetime
@@ -26,6 +25,7 @@ from bot.render.tournaments import when
 from bot.tables import TableService
 from bot.tournaments import Cadence, DuePost, Season, SeasonSchedule, TournamentError
 from bot.tournaments.season_service import SeasonService
+from bot.waiting import woken
 from cogs.gin.errors import send
 from cogs.gin.rounds import IDLE_WAIT, DeadlineRunner, Rounds
 from cogs.gin.screens.ledger import Payload
@@ -323,5 +323,4 @@ class Poster(DeadlineRunner):
             except Exception:
                 log.exception("the standings posts failed; trying again in a minute")
                 wait = 60.0
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=wait)
+            await woken(wake, wait)

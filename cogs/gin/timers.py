@@ -10,6 +10,7 @@ from bot.i18n import speaking, tr
 from bot.server_settings import duration
 from bot.tables import Table, TableService, TimerEvent, TimerKind
 from bot.tables.events import DeadlineMoved
+from bot.waiting import woken
 from cogs.gin.after import After
 from cogs.gin.origin import DISCORD
 
@@ -58,8 +59,7 @@ class TimerRunner:
             wait = IDLE_WAIT
             if upcoming is not None:
                 wait = max(0.0, min(IDLE_WAIT, (upcoming - self.service.clock()).total_seconds()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=wait)
+            await woken(self.wake, wait)
 
     async def announce(self, event: TimerEvent) -> None:
         """Say in the channel what a timer did, in the channel's language."""

@@ -4,7 +4,6 @@ its picture), the match's result, and the messages of a table that closed."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from bot.render.showdown import showdown_panel
 from bot.render.table import table_panel, table_title
 from bot.tables import Table
 from bot.tables.records import Records
+from bot.waiting import woken
 from cogs.gin.languages import Languages
 from cogs.gin.screens.ledger import Payload, fingerprint
 from cogs.gin.screens.messages import (
@@ -338,8 +338,7 @@ class ChannelScreens:
                 now = time.monotonic()
                 at = next_public_edit(screens.public_edited, now, PUBLIC_EDIT_INTERVAL)
                 if at > now and not self.stopping.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.stopping.wait(), at - now)
+                    await woken(self.stopping, at - now)
                 try:
                     with speaking(self.languages.of_channel(table)):
                         await self._edit_public(table, screens)
