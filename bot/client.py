@@ -212,7 +212,7 @@ class GinBot(commands.Bot):
         try:
             await asyncio.wait_for(self._settle(), SETTLE_SECONDS)
         except TimeoutError:
-            log.warning("still busy %.0f s into the shutdown: %s", SETTLE_SECONDS, _busy())
+            log.warning("still busy %.0f s into the shutdown: %s", SETTLE_SECONDS, busy_tasks())
         await super().close()
         await self.store.close()
         log.info("database closed; goodbye")
@@ -225,17 +225,18 @@ class GinBot(commands.Bot):
         await self.service.events.drain()  # results being recorded, news being shown
 
 
-def _busy() -> str:
-    """The tasks still running, with where each waits (for the log of a stuck shutdown)."""
+def busy_tasks(depth: int = 3, separator: str = "; ") -> str:
+    """The tasks still running, each with where it waits (``depth`` frames): for the log of a
+    stuck shutdown, as a thread dump shows none of asyncio's tasks."""
     current = asyncio.current_task()
     lines = []
     for task in asyncio.all_tasks():
         if task is current or task.done():
             continue
-        frames = task.get_stack(limit=3)
+        frames = task.get_stack(limit=depth)
         where = " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in frames)
         lines.append(f"{task.get_name()} at {where}")
-    return "; ".join(sorted(lines)) or "no task"
+    return separator.join(sorted(lines)) or "no task"
 
 
 class ShardedGinBot(GinBot, commands.AutoShardedBot):

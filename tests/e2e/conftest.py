@@ -11,7 +11,7 @@ from typing import cast
 import pytest
 
 from bot.art.cards import CardImages
-from bot.client import GinBot
+from bot.client import GinBot, busy_tasks
 from bot.config import Config
 from cogs.gin.cog import GinCog
 from cogs.gin.screens import Screens
@@ -99,13 +99,7 @@ async def stopped(gin_bot: GinBot, task: asyncio.Task[None], seconds: float = 12
         await asyncio.wait_for(asyncio.shield(gin_bot.close()), seconds)
         await asyncio.wait_for(asyncio.shield(task), seconds)
     except TimeoutError:
-        stacks = []
-        for other in asyncio.all_tasks():
-            if other is not asyncio.current_task() and not other.done():
-                frames = other.get_stack(limit=6)
-                where = " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in frames)
-                stacks.append(f"{other.get_name()}: {where}")
-        raise AssertionError("the bot did not stop:\n" + "\n".join(sorted(stacks))) from None
+        raise AssertionError("the bot did not stop:\n" + busy_tasks(6, "\n")) from None
 
 
 def screens_of(bot: GinBot) -> Screens:
