@@ -28,6 +28,7 @@ from bot.store.rows import (
     ReviewState,
     SeatResult,
     SeatRow,
+    StartClocks,
     TableChange,
     TableRow,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "SeatRow",
     "SqliteStore",
     "StaleMove",
+    "StartClocks",
     "Store",
     "StoreError",
     "StoreUnavailable",

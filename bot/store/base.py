@@ -23,6 +23,7 @@ from bot.store.rows import (
     ReviewKey,
     ReviewState,
     SeatRow,
+    StartClocks,
     TableChange,
     TableRow,
 )
@@ -99,7 +100,13 @@ class Store(Protocol):
     async def set_display(self, match_id: int, display: JsonObject, now: str) -> None: ...
 
     async def start_match(
-        self, match_id: int, state: JsonObject, now: str, *, seats: Sequence[SeatRow] = ()
+        self,
+        match_id: int,
+        state: JsonObject,
+        now: str,
+        *,
+        seats: Sequence[SeatRow] = (),
+        clocks: StartClocks | None = None,
     ) -> None: ...
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None: ...

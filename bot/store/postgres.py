@@ -67,6 +67,7 @@ from bot.store.rows import (
     ReviewKey,
     ReviewState,
     SeatRow,
+    StartClocks,
     TableChange,
     TableRow,
 )
@@ -269,9 +270,16 @@ class PostgresStore(PostgresTournaments):
             raise StaleMove(match_id, "no such match")
 
     async def start_match(
-        self, match_id: int, state: JsonObject, now: str, *, seats: Sequence[SeatRow] = ()
+        self,
+        match_id: int,
+        state: JsonObject,
+        now: str,
+        *,
+        seats: Sequence[SeatRow] = (),
+        clocks: StartClocks | None = None,
     ) -> None:
-        """``SqliteStore.start_match``: the first state and the seats in one transaction."""
+        """``SqliteStore.start_match``: the first state, the seats and the clocks in one
+        transaction, so another process never reads the started table without its clocks."""
         text = codec.dump(state)
         chosen = tuple(seats)
 
@@ -279,6 +287,8 @@ class PostgresStore(PostgresTournaments):
             match = await _fetchrow(conn, q.START_MATCH, (text, now, match_id))
             rows = writes.seats_to_start(match_id, match, chosen)
             await _executemany(conn, q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in rows])
+            for sql, params in writes.clocks_writes(match_id, clocks, now):
+                await _fetchrow(conn, sql, params)
             await self.news.notify(conn, TableChange(match_id, 0, "playing"))
 
         await self._write(work)

@@ -206,6 +206,16 @@ class MatchEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class StartClocks:
+    """The turn clocks a match starts with, written with its first state so that another
+    process reading the started table never sees it without them: ``display`` replaces the
+    table's display JSON, ``deadline`` (None: none) replaces the challenge's expiry."""
+
+    display: JsonObject
+    deadline: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class RatingRow:
     """A player's skill rating in one guild and mode; ``matches`` counts the rated matches
     behind it. Modes are rated apart: winning at three players says little about teams."""

@@ -57,6 +57,7 @@ from bot.store.rows import (
     ReviewKey,
     ReviewState,
     SeatRow,
+    StartClocks,
     TableRow,
 )
 from bot.store.tournaments import SqliteTournaments
@@ -238,7 +239,13 @@ class SqliteStore(SqliteTournaments):
             raise StaleMove(match_id, "no such match")
 
     async def start_match(
-        self, match_id: int, state: JsonObject, now: str, *, seats: Sequence[SeatRow] = ()
+        self,
+        match_id: int,
+        state: JsonObject,
+        now: str,
+        *,
+        seats: Sequence[SeatRow] = (),
+        clocks: StartClocks | None = None,
     ) -> None:
         """Accept a challenge or start a lobby: status challenge -> playing with the first
         state, and the seats, in one transaction.
@@ -248,12 +255,14 @@ class SqliteStore(SqliteTournaments):
         two or more with a player each; a match created with an opponent must seat exactly
         those two, in that order. ``ValueError`` (nothing written) for seats that break this
         or a lobby started without seats; ``StaleMove`` unless the match is a challenge.
+        ``clocks``, given, are written in the same transaction (else display and deadline
+        stay as stored).
         """
         text = codec.dump(state)
         chosen = tuple(seats)
         async with self._exclusive() as conn:
             await run_in_worker(
-                conn, lambda db: writes.start_match(db, match_id, text, now, chosen)
+                conn, lambda db: writes.start_match(db, match_id, text, now, chosen, clocks)
             )
 
     async def close_challenge(self, match_id: int, status: ClosedChallenge, now: str) -> None:

@@ -17,7 +17,15 @@ from bot.store import codec
 from bot.store import queries as q
 from bot.store.codec import Row
 from bot.store.errors import StaleMove
-from bot.store.rows import JsonObject, MatchEnd, MoveRecord, RatingRow, SeatResult, SeatRow
+from bot.store.rows import (
+    JsonObject,
+    MatchEnd,
+    MoveRecord,
+    RatingRow,
+    SeatResult,
+    SeatRow,
+    StartClocks,
+)
 
 Params = tuple[Any, ...]
 
@@ -80,13 +88,33 @@ def write_moves(db: sqlite3.Connection, moves: list[EncodedMove]) -> list[BaseEx
 
 
 def start_match(
-    db: sqlite3.Connection, match_id: int, state: str, now: str, seats: Sequence[SeatRow]
+    db: sqlite3.Connection,
+    match_id: int,
+    state: str,
+    now: str,
+    seats: Sequence[SeatRow],
+    clocks: StartClocks | None = None,
 ) -> None:
-    """``SqliteStore.start_match`` in one transaction: the first state and the seats."""
+    """``SqliteStore.start_match`` in one transaction: the first state, the seats, and the
+    clocks if given."""
     with transaction(db):
         match = db.execute(q.START_MATCH, (state, now, match_id)).fetchone()
         chosen = seats_to_start(match_id, match, seats)
         db.executemany(q.INSERT_SEAT, [codec.seat_params(match_id, s) for s in chosen])
+        for sql, params in clocks_writes(match_id, clocks, now):
+            db.execute(sql, params)
+
+
+def clocks_writes(
+    match_id: int, clocks: StartClocks | None, now: str
+) -> list[tuple[str, tuple[str | int | None, ...]]]:
+    """The statements that give a starting match its clocks (none without them)."""
+    if clocks is None:
+        return []
+    return [
+        (q.SET_DISPLAY, (codec.dump(clocks.display), now, match_id)),
+        (q.SET_DEADLINE, (clocks.deadline, now, match_id)),
+    ]
 
 
 def seats_to_start(

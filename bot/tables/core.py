@@ -102,12 +102,12 @@ class Core:
         )
         self.events.publish(DeadlineMoved(table=table))
 
-    async def save_display(self, table: Table, *, clocks: bool = False) -> None:
+    async def save_display(self, table: Table) -> None:
         """Persist the Discord message ids a table needs to keep editing after a restart.
 
         With other processes on the database, the turn clocks are kept as stored (whoever
-        moved last wrote them, under the row lock) unless ``clocks`` says these are new."""
-        if self.fleet is None or clocks:
+        moved last, or started the match, wrote them under the row lock)."""
+        if self.fleet is None:
             await self.store.set_display(table.id, table.display, self.now())
             return
         async with self.lock(table) as locked:

@@ -47,14 +47,6 @@ class Deadlines:
         claimed = self.core.claimed.get(table.id)
         return table.deadline if claimed is None else max(table.deadline, claimed)
 
-    async def arm(self, table: Table) -> None:
-        """Start the turn clocks when a match starts."""
-        core = self.core
-        timers, deadline = clock.turn_timers(table, core.match(table), core.clock())
-        table.meta.set_timers(timers)
-        await core.save_display(table, clocks=True)
-        await core.set_deadline(table, deadline)
-
     async def fire(self, table: Table, *, origin: str = "") -> list[TimerEvent]:
         """Handle a table whose deadline has come: expire it, or remind or forfeit the players
         whose clocks ran."""

@@ -18,11 +18,10 @@ from bot.gin.modes import find_mode
 from bot.gin.settings import Variant
 from bot.i18n import N_
 from bot.server_settings import ServerSettings
-from bot.store import OPEN_STATUSES, ChannelBusy, SeatRow, StaleMove
-from bot.tables import lobby
+from bot.store import OPEN_STATUSES, ChannelBusy, SeatRow, StaleMove, StartClocks
+from bot.tables import clock, lobby
 from bot.tables.core import Core
-from bot.tables.deadlines import Deadlines
-from bot.tables.events import MatchStarted, SeatsChanged, TableOpened
+from bot.tables.events import DeadlineMoved, MatchStarted, SeatsChanged, TableOpened
 from bot.tables.model import Seat, Status, Table, TableError, TableMeta
 
 CHALLENGE_GONE = N_("That challenge is no longer open. Start a new one with `/gin challenge`.")
@@ -31,9 +30,8 @@ CHALLENGE_GONE = N_("That challenge is no longer open. Start a new one with `/gi
 class Opening:
     """Opens tables and brings them to their first deal."""
 
-    def __init__(self, core: Core, deadlines: Deadlines) -> None:
+    def __init__(self, core: Core) -> None:
         self.core = core
-        self.deadlines = deadlines
 
     async def challenge(
         self,
@@ -345,14 +343,25 @@ class Opening:
         by_id = {seat.player.id: seat for seat in table.seats}
         seated = [by_id[player.id] for player in match.players]
         state = match.to_dict(history=False)
-        await self.core.store.start_match(
-            table.id, state, self.core.now(), **_seat_rows(table, seated)
-        )
-        table.seats = seated
+        seats, display = table.seats, table.display
+        table.seats = seated  # the clocks are worked out for the seats in the match's order
+        timers, deadline = clock.turn_timers(table, match, self.core.clock())
+        table.meta.set_timers(timers)
+        clocks = StartClocks(table.display, None if deadline is None else deadline.isoformat())
+        try:
+            await self.core.store.start_match(
+                table.id, state, self.core.now(), **_seat_rows(table, seated), clocks=clocks
+            )
+        except BaseException:
+            table.seats = seats
+            table.load_display(display)
+            raise
         table.match = match
         table.committed = orjson.dumps(state).decode()
         table.status = Status.PLAYING
-        await self.deadlines.arm(table)
+        table.deadline = deadline
+        self.core.claimed.pop(table.id, None)
+        self.core.events.publish(DeadlineMoved(table=table, origin=origin))
         self.core.events.publish(MatchStarted(table=table, origin=origin))
 
 

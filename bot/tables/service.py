@@ -80,7 +80,7 @@ class TableService:
         self.records = Records(store)  # what the record pages read
         self.commits = Commits(self.core)
         self.deadlines = Deadlines(self.core, self.commits)
-        self.opening = Opening(self.core, self.deadlines)
+        self.opening = Opening(self.core)
         self.elsewhere = Elsewhere(self.core)
         self.presence = self.core.presence  # who has a table open in the Activity
         self._servers: dict[str, ServerSettings] = {}
@@ -142,9 +142,9 @@ class TableService:
             )
         return table
 
-    async def save_display(self, table: Table, *, clocks: bool = False) -> None:
+    async def save_display(self, table: Table) -> None:
         """Persist the message ids a table's screens need to keep editing after a restart."""
-        await self.core.save_display(table, clocks=clocks)
+        await self.core.save_display(table)
 
     # --- reviews ------------------------------------------------------------------------------
 

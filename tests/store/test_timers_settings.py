@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import MatchEnd, StaleMove
+from bot.store import MatchEnd, StaleMove, StartClocks
 from tests.store.helpers import AnyStore, Database, at, finish, hand, move, new_match, state
 
 
@@ -55,6 +55,32 @@ async def test_moves_and_starting_keep_the_deadline(store: AnyStore) -> None:
     table = await store.get_table(mid)
     assert table is not None and table.deadline == at(50)
     assert await store.due_deadlines(at(50)) == [(mid, at(50))]
+
+
+async def test_a_match_starts_with_its_clocks_in_one_write(store: AnyStore) -> None:
+    expiring = await new_match(store, start=False)
+    await store.set_deadline(expiring, at(50), at(1))  # the challenge's expiry
+    clocks = StartClocks({"timers": {"0": {"seat": 1}}, "message": "7"}, at(20))
+    await store.start_match(expiring, state(0), at(2), clocks=clocks)
+    table = await store.get_table(expiring)
+    assert table is not None and table.status == "playing"
+    assert (table.deadline, table.display, table.updated_at) == (at(20), clocks.display, at(2))
+    assert await store.due_deadlines(at(50)) == [(expiring, at(20))]
+    # A match with no clock (bots to move) starts with no deadline at all.
+    quiet = await new_match(store, "erin", "fred", start=False)
+    await store.set_deadline(quiet, at(50), at(1))
+    await store.start_match(quiet, state(0), at(2), clocks=StartClocks({}, None))
+    table = await store.get_table(quiet)
+    assert table is not None and (table.deadline, table.display) == (None, {})
+
+
+async def test_a_refused_start_writes_no_clocks(store: AnyStore) -> None:
+    mid = await new_match(store)  # started already
+    await store.set_deadline(mid, at(50), at(1))
+    with pytest.raises(StaleMove):
+        await store.start_match(mid, state(0), at(2), clocks=StartClocks({"x": 1}, at(9)))
+    table = await store.get_table(mid)
+    assert table is not None and (table.deadline, table.display) == (at(50), {})
 
 
 async def test_closing_or_finishing_clears_the_deadline(store: AnyStore) -> None:
