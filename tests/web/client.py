@@ -200,8 +200,11 @@ async def signed_in(
     return client
 
 
-def pick_move(table: Frame, rng: random.Random) -> tuple[str, str | None] | None:
-    """A legal move of the seat's own (the best knock when there is one), or None."""
+def pick_move(
+    table: Frame, rng: random.Random, *, knock: bool = True
+) -> tuple[str, str | None] | None:
+    """A legal move of the seat's own (the best knock when there is one, unless ``knock`` is
+    false: then the hand goes on), or None."""
     mine = table.get("mine")
     if not mine or not mine["moves"]:
         return None
@@ -209,7 +212,7 @@ def pick_move(table: Frame, rng: random.Random) -> tuple[str, str | None] | None
     knocks = [
         m
         for m in moves
-        if m["kind"] in ("knock", "big_gin") and (m["best"] or m["kind"] == "big_gin")
+        if knock and m["kind"] in ("knock", "big_gin") and (m["best"] or m["kind"] == "big_gin")
     ]
     if knocks:
         chosen = knocks[0]
