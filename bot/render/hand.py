@@ -291,20 +291,16 @@ def knock_meter(hand: Hand, seat: int, deadwood: int) -> str | None:
     return tr("Knock meter: {deadwood}, knock at {limit} or less.", deadwood=deadwood, limit=limit)
 
 
-def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool, face: Face = str) -> str:
-    if match.is_over:  # ended mid-hand: a resignation, a forfeit (the result comes apart)
-        return tr("This match is over.")
-    if hand.is_over:
-        if match.mode.team_play and not match.is_over:
-            return tr("Your game of this hand is over: waiting for the other game to finish.")
-        return tr("This hand is over.")
-    if hand.turn != seat:
-        if len(hand.seats) > 2:
-            return tr("Waiting for your turn; the table in the channel shows the play.")
-        waiting = match.players[hand.turn].name
-        if hand.phase is Phase.UPCARD:
-            return tr("Waiting for {name} to take or pass the upcard.", name=waiting)
-        return tr("Waiting for {name} to play.", name=waiting)
+def waiting_line(match: Match, hand: Hand) -> str:
+    """What a two-player hand's player waits for while the other is to act."""
+    waiting = match.players[hand.turn].name
+    if hand.phase is Phase.UPCARD:
+        return tr("Waiting for {name} to take or pass the upcard.", name=waiting)
+    return tr("Waiting for {name} to play.", name=waiting)
+
+
+def your_turn_line(hand: Hand, face: Face = str) -> str:
+    """What the player to act may do now: the one line the DM hand and the Activity share."""
     upcard = "" if hand.upcard is None else face(hand.upcard)
     if hand.phase is Phase.UPCARD:
         return tr("**Your turn:** take the upcard {card} or pass.", card=upcard)
@@ -320,13 +316,28 @@ def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool, face: Face 
         )
     kinds = {a.kind for a in hand.legal_actions()}  # one pass: every knock check at once
     if ActionKind.BIG_GIN in kinds:
-        lines = [tr("**Your turn:** discard a card, or declare **Big Gin**: all 11 cards meld!.")]
-    elif ActionKind.KNOCK in kinds and not hand.rules.knocking:
-        lines = [tr("**Your turn:** discard a card, or go **gin**!.")]
-    elif ActionKind.KNOCK in kinds:
-        lines = [tr("**Your turn:** discard a card, or knock.")]
-    else:
-        lines = [tr("**Your turn:** discard a card.")]
+        return tr("**Your turn:** discard a card, or declare **Big Gin**: all 11 cards meld!.")
+    if ActionKind.KNOCK in kinds and not hand.rules.knocking:
+        return tr("**Your turn:** discard a card, or go **gin**!.")
+    if ActionKind.KNOCK in kinds:
+        return tr("**Your turn:** discard a card, or knock.")
+    return tr("**Your turn:** discard a card.")
+
+
+def _status_line(match: Match, hand: Hand, seat: int, *, hint: bool, face: Face = str) -> str:
+    if match.is_over:  # ended mid-hand: a resignation, a forfeit (the result comes apart)
+        return tr("This match is over.")
+    if hand.is_over:
+        if match.mode.team_play and not match.is_over:
+            return tr("Your game of this hand is over: waiting for the other game to finish.")
+        return tr("This hand is over.")
+    if hand.turn != seat:
+        if len(hand.seats) > 2:
+            return tr("Waiting for your turn; the table in the channel shows the play.")
+        return waiting_line(match, hand)
+    lines = [your_turn_line(hand, face)]
+    if hand.phase is not Phase.DISCARD:
+        return lines[0]
     if hint:
         best = best_discard_hint(hand)
         if best is not None:

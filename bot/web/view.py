@@ -9,7 +9,6 @@ in the language in force (``bot.i18n.speaking``), mostly the bot's own sentences
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
 from bot.gin import Card
@@ -18,10 +17,11 @@ from bot.gin.hand import Action, ActionKind, Hand, Phase
 from bot.gin.match import HandRecord, Match
 from bot.i18n import tr, translate
 from bot.render.common import Panel, scores_line, variant_line
-from bot.render.hand import best_discard_hint, knock_meter
+from bot.render.hand import best_discard_hint, knock_meter, waiting_line, your_turn_line
 from bot.render.result import match_over_panel
 from bot.render.showdown import showdown_panel
 from bot.render.table import describe_action, table_title, to_do
+from bot.tables import clock
 from bot.tables.model import Status, Table
 
 View = dict[str, Any]
@@ -114,7 +114,7 @@ def seat_view(table: Table, public: View, seat: int | None) -> View:
     if match is None or seat is None:
         return view
     board = match.board_of(seat)
-    view["ends_at"] = _ends_at(table, seat)
+    view["ends_at"] = clock.turn_ends(table, seat)
     view["status_text"] = _own_status(table, match, seat, board)
     view["can_rematch"] = (
         match.is_over
@@ -238,31 +238,8 @@ def _own_status(table: Table, match: Match, seat: int, hand: Hand | None) -> str
     if hand.is_over:
         return tr("Your game of this hand is over: waiting for the other game to finish.")
     if hand.turn != seat:
-        waiting = match.players[hand.turn].name
-        if hand.phase is Phase.UPCARD:
-            return tr("Waiting for {name} to take or pass the upcard.", name=waiting)
-        return tr("Waiting for {name} to play.", name=waiting)
-    upcard = hand.upcard
-    if hand.phase is Phase.UPCARD:
-        return tr("**Your turn:** take the upcard {card} or pass.", card=upcard)
-    if hand.phase is Phase.DRAW:
-        if hand.stock_only:
-            return tr("**Your turn:** both passed on the upcard, so draw from the stock.")
-        if not hand.stock:
-            return tr(
-                "**Your turn:** the stock is empty: take {card} from the discard pile.", card=upcard
-            )
-        return tr(
-            "**Your turn:** draw from the stock or take {card} from the discard pile.", card=upcard
-        )
-    kinds = {a.kind for a in hand.legal_actions(seat)}
-    if ActionKind.BIG_GIN in kinds:
-        return tr("**Your turn:** discard a card, or declare **Big Gin**: all 11 cards meld!.")
-    if ActionKind.KNOCK in kinds and not hand.rules.knocking:
-        return tr("**Your turn:** discard a card, or go **gin**!.")
-    if ActionKind.KNOCK in kinds:
-        return tr("**Your turn:** discard a card, or knock.")
-    return tr("**Your turn:** discard a card.")
+        return waiting_line(match, hand)
+    return your_turn_line(hand)
 
 
 def _log(match: Match) -> list[str]:
@@ -270,15 +247,6 @@ def _log(match: Match) -> list[str]:
     for hand in match.boards:
         lines.extend(describe_action(match, a, hand) for a in hand.public_actions())
     return lines[-LOG_LINES:]
-
-
-def _ends_at(table: Table, seat: int) -> float | None:
-    """When the seat's turn clock runs out (seconds since the epoch), if it is running."""
-    for timer in (table.meta.timers or {}).values():
-        if timer.get("seat") == seat and "started" in timer:
-            started = datetime.fromisoformat(str(timer["started"]))
-            return (started + timedelta(seconds=table.server.turn_seconds)).timestamp()
-    return None
 
 
 def _showdown(match: Match, board: int | None) -> dict[str, Any] | None:
