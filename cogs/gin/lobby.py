@@ -15,7 +15,7 @@ import discord
 
 from bot.gin.match import Player
 from bot.gin.modes import find_mode
-from bot.i18n import speaking, tr, translate
+from bot.i18n import N_, speaking, tr, translate
 from bot.pacing import Dropped
 from bot.render.common import Panel
 from bot.render.lobby import MODE_LABELS, LobbySeat, lobby_panel
@@ -31,6 +31,12 @@ from cogs.gin.screens.state import ScreenIds
 from cogs.gin.views import embed, lobby_view
 
 log = logging.getLogger(__name__)
+
+# Said to the player whose press started a match when the channel refused the news.
+STARTED_UNSAID = N_(
+    "The match has started, but I couldn't say so here. Your hand is on its way by DM; "
+    "`/gin hand` shows it here too."
+)
 
 
 def bot_players(me: discord.abc.User, count: int, level: str) -> list[Player]:
@@ -97,13 +103,7 @@ class Lobbies:
                 origin=DISCORD,
             )
             if table.match is not None:
-                flow.committed(
-                    tr(
-                        "Your table has started, but I couldn't say so here. Your hand is on its "
-                        "way by DM; `/gin hand` shows it here too."
-                    ),
-                    table,
-                )
+                flow.committed(tr(STARTED_UNSAID), table)
             with speaking(self.screens.languages.of_channel(table)):
                 embeds, view = self.payload(table)
                 if practice or table.match is not None:
@@ -206,13 +206,7 @@ class Lobbies:
         interaction = flow.interaction
         if started:
             self.screens.started(table)
-            flow.committed(
-                tr(
-                    "The match has started, but I couldn't say so here. Your hand is on its way "
-                    "by DM; `/gin hand` shows it here too."
-                ),
-                table,
-            )
+            flow.committed(tr(STARTED_UNSAID), table)
         with speaking(self.screens.languages.of_channel(table)):
             embeds, view = self.payload(table)
             notice = [embed(self.started_panel(table))] if started else []
