@@ -26,6 +26,7 @@ class Elsewhere:
         self.core = core
         self._stale: dict[int, list[TableChange]] = {}  # heard changed elsewhere, in order
         self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._following: set[asyncio.Task[None]] = set()
 
     async def watch(self) -> None:
         """Hear of tables changed by the other processes sharing the database."""
@@ -42,11 +43,39 @@ class Elsewhere:
         changed = change.table_id
         receives_dms = core.fleet is not None and core.fleet.receives_dms
         if core.registry.by_id(changed) is None and not receives_dms:
-            return  # not ours to keep; read again if ever needed (``find``)
+            # Not ours to keep (read again if ever needed, ``find``), unless it just started
+            # in a channel someone has open in the Activity here.
+            if change.count == 0 and change.status in OPEN_STATUSES and core.presence.watching():
+                task = asyncio.ensure_future(self._follow_if_watched(changed))
+                self._following.add(task)
+                task.add_done_callback(self._following.discard)
+            return
         self._stale.setdefault(changed, []).append(change)
         if changed not in self._refreshing:
             task = asyncio.ensure_future(self._catch_up_soon(changed))
             self._refreshing[changed] = task
+
+    async def _follow_if_watched(self, table_id: int) -> None:
+        """A table started by another process: followed here if a page here shows its
+        channel (it had no table to show), so the page sees it without reconnecting."""
+        core = self.core
+        try:
+            row = await core.store.get_table(table_id)
+            if row is None or row.status not in OPEN_STATUSES:
+                return
+            if not core.presence.watches(row.channel_id) or core.registry.in_channel(
+                row.channel_id
+            ):
+                return
+            table = core.registry.by_id(table_id)
+            if table is None:
+                table = await table_from_row(core.store, row)
+                if core.registry.by_id(table_id) is not None:
+                    return  # loaded meanwhile (a page's look-up), and told then
+                core.registry.register(table)
+            core.events.publish(ChangedElsewhere(table=table, origin=ELSEWHERE, seat=None))
+        except Exception:
+            log.exception("could not follow table %s opened elsewhere", table_id)
 
     async def _catch_up_soon(self, table_id: int) -> None:
         try:

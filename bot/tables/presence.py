@@ -19,7 +19,26 @@ class Presence:
 
     def __init__(self) -> None:
         self._open: dict[int, Counter[str]] = {}
+        self._channels: Counter[str] = Counter()  # open pages by channel, with a table or not
         self._listeners: list[Listener] = []
+
+    def look(self, channel_id: str) -> None:
+        """A page opened in this channel (its table, if any, is told with ``arrive``)."""
+        self._channels[channel_id] += 1
+
+    def look_away(self, channel_id: str) -> None:
+        if self._channels[channel_id] <= 1:
+            del self._channels[channel_id]
+        else:
+            self._channels[channel_id] -= 1
+
+    def watches(self, channel_id: str) -> bool:
+        """Whether a page is open here in this channel: a table opened there elsewhere is
+        worth following here."""
+        return self._channels[channel_id] > 0
+
+    def watching(self) -> bool:
+        return bool(self._channels)
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Hear (table id, user id) when a user opens a table or closes their last page of

@@ -115,12 +115,16 @@ class Hub:
     # --- sockets coming and going ------------------------------------------------------------
 
     def join(self, viewer: Viewer) -> None:
-        self.channels.setdefault(viewer.who.channel_id, set()).add(viewer)
+        group = self.channels.setdefault(viewer.who.channel_id, set())
+        if viewer not in group:
+            group.add(viewer)
+            self.presence.look(viewer.who.channel_id)
 
     def leave(self, viewer: Viewer) -> None:
         channel = viewer.who.channel_id
         group = self.channels.get(channel)
-        if group is not None:
+        if group is not None and viewer in group:
+            self.presence.look_away(channel)
             group.discard(viewer)
             if not group:
                 del self.channels[channel]
