@@ -117,7 +117,7 @@ def same_deals_every_run(
     """A match dealt with no seed of its own (as the bot deals them) takes its seeds from a
     stream named after the test: each run of a test plays the same cards, so a deal that
     breaks a test breaks it every time, not once in a hundred runs. (A bot in a process of
-    its own deals as in production.)"""
+    its own deals from a stream of the same name: ``tests.fakediscord.bootstrap``.)"""
     counter = itertools.count()
     name = request.node.nodeid
 
@@ -128,4 +128,5 @@ def same_deals_every_run(
     for module in list(sys.modules.values()):
         if getattr(module, "new_seed", None) is real:
             monkeypatch.setattr(module, "new_seed", next_seed)
+    monkeypatch.setenv("GIN_TEST_DEALS", name)
     yield

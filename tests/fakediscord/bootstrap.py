@@ -19,6 +19,24 @@ except ImportError:  # run by its path (`python /fake/bootstrap.py`, in a contai
     from patching import apply_patch  # type: ignore[no-redef]
 
 
+def same_deals(name: str) -> None:
+    """Deal from a seed stream named ``name`` (``GIN_TEST_DEALS``, set by the tests), as a
+    test's own process deals, so a bot the test starts deals the same cards every run."""
+    import itertools
+
+    from bot.gin import shuffle
+
+    counter = itertools.count()
+    real = shuffle.new_seed
+
+    def next_seed() -> str:
+        return shuffle.derive_seed(name, f"process/{next(counter)}")
+
+    for loaded in list(sys.modules.values()):
+        if getattr(loaded, "new_seed", None) is real:
+            loaded.new_seed = next_seed  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> None:
     if not argv:
         raise SystemExit("usage: python -m tests.fakediscord.bootstrap MODULE [ARGS...]")
@@ -28,6 +46,9 @@ def main(argv: list[str]) -> None:
     except KeyError as exc:
         raise SystemExit(f"bootstrap needs {exc.args[0]} in the environment") from None
     apply_patch(http_base, gateway_url)
+    deals = os.environ.get("GIN_TEST_DEALS")
+    if deals:
+        same_deals(deals)
     module, *args = argv
     sys.argv = [module, *args]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
