@@ -63,16 +63,13 @@ class Elsewhere:
             row = await core.store.get_table(table_id)
             if row is None or row.status not in OPEN_STATUSES:
                 return
-            if not core.presence.watches(row.channel_id) or core.registry.in_channel(
-                row.channel_id
-            ):
-                return
-            table = core.registry.by_id(table_id)
-            if table is None:
-                table = await table_from_row(core.store, row)
-                if core.registry.by_id(table_id) is not None:
-                    return  # loaded meanwhile (a page's look-up), and told then
-                core.registry.register(table)
+            channel = row.channel_id
+            if not core.presence.watches(channel) or core.registry.in_channel(channel):
+                return  # nobody looks at it here, or it is held here already
+            table = await table_from_row(core.store, row)
+            if core.registry.in_channel(channel) is not None:
+                return  # loaded meanwhile (a page's look-up), and shown then
+            core.registry.register(table)
             core.events.publish(ChangedElsewhere(table=table, origin=ELSEWHERE, seat=None))
         except Exception:
             log.exception("could not follow table %s opened elsewhere", table_id)
