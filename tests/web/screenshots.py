@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.gin.hand import Phase
 from tests.e2e.conftest import add_card_emojis, card_room
 from tests.fakediscord import FakeDiscord, patch_discord
 from tests.web.browser import DESKTOP, PHONE, Person, chromium, open_person, page_url
@@ -79,7 +80,8 @@ async def play(
         who = players[table.players[seat].id]
         if not await who.my_turn():
             break
-        if moves >= 9 and "phone" not in shots and who is alice:
+        choosing = table.match.hand.phase is Phase.DISCARD  # her cards are live to pick
+        if moves >= 9 and "phone" not in shots and who is alice and choosing:
             await alice.page.locator(".hand .card.live").first.click()  # a card picked
             await shoot(alice, "phone")
             shots.add("phone")
