@@ -70,6 +70,7 @@ from bot.store.rows import (
     StartClocks,
     TableChange,
     TableRow,
+    review_state,
 )
 from bot.store.tournaments import PostgresTournaments
 
@@ -445,12 +446,10 @@ class PostgresStore(PostgresTournaments):
 
     async def claim_review(self, key: ReviewKey, now: str, lapses: str) -> ReviewState | None:
         """``Store.claim_review``: the row's primary key lets one of racing claims in."""
-        params: dict[str, int | str] = {"now": now, "lapses": lapses}
-        params |= {"match": key.match_id, "hand": key.hand, "board": key.board, "seat": key.seat}
-        if await self._write_one(q.CLAIM_REVIEW, params) is not None:
+        if await self._write_one(q.CLAIM_REVIEW, key.claim_params(now, lapses)) is not None:
             return None
         row = await self._one(q.REVIEW_STATE, key.params())
-        return "sent" if row is not None and row[0] == "sent" else "working"
+        return review_state(None if row is None else row[0])
 
     async def settle_review(self, key: ReviewKey, sent: bool) -> None:
         await self._write_one(q.REVIEW_SENT if sent else q.REVIEW_DROPPED, key.params())

@@ -33,6 +33,23 @@ class ReviewKey:
     def params(self) -> tuple[int, int, int, int]:
         return (self.match_id, self.hand, self.board, self.seat)
 
+    def claim_params(self, now: str, lapses: str) -> dict[str, int | str]:
+        """The named parameters of ``CLAIM_REVIEW``: the key, when, and when a claim lapses."""
+        return {
+            "match": self.match_id,
+            "hand": self.hand,
+            "board": self.board,
+            "seat": self.seat,
+            "now": now,
+            "lapses": lapses,
+        }
+
+
+def review_state(stored: object) -> ReviewState:
+    """What a refused claim found (``REVIEW_STATE``'s value, None without a row): the review
+    sent, or being made."""
+    return "sent" if stored == "sent" else "working"
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:

@@ -59,6 +59,7 @@ from bot.store.rows import (
     SeatRow,
     StartClocks,
     TableRow,
+    review_state,
 )
 from bot.store.tournaments import SqliteTournaments
 from bot.store.worker import loop_connection, run_in_worker
@@ -435,12 +436,10 @@ class SqliteStore(SqliteTournaments):
 
     async def claim_review(self, key: ReviewKey, now: str, lapses: str) -> ReviewState | None:
         """``Store.claim_review``: the row's primary key lets one of racing claims in."""
-        params: dict[str, int | str] = {"now": now, "lapses": lapses}
-        params |= {"match": key.match_id, "hand": key.hand, "board": key.board, "seat": key.seat}
-        if await self._one(q.CLAIM_REVIEW, params) is not None:
+        if await self._one(q.CLAIM_REVIEW, key.claim_params(now, lapses)) is not None:
             return None
         row = await self._one(q.REVIEW_STATE, key.params())
-        return "sent" if row is not None and row[0] == "sent" else "working"
+        return review_state(None if row is None else row[0])
 
     async def settle_review(self, key: ReviewKey, sent: bool) -> None:
         await self._one(q.REVIEW_SENT if sent else q.REVIEW_DROPPED, key.params())
